@@ -1,0 +1,1 @@
+// The ALSAAudio module; see docs/architecture.md.

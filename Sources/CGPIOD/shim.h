@@ -1,0 +1,2 @@
+// libgpiod (v1 API on Debian 12). Only the GPIO input adapter imports this module.
+#include <gpiod.h>

@@ -1,0 +1,1 @@
+// Intentionally empty: the shims are header-only inline functions.

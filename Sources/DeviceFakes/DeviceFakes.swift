@@ -1,0 +1,1 @@
+// The DeviceFakes module; see docs/architecture.md.

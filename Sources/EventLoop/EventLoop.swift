@@ -1,0 +1,1 @@
+// The EventLoop module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// The MPG123Decoder module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// The SQLiteStore module; see docs/architecture.md.

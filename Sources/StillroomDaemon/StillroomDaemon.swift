@@ -1,0 +1,1 @@
+// The StillroomDaemon module; see docs/architecture.md.
