@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "StillroomCore"),
 
         // Adapters: one C library (or the kernel's syscalls) each.
-        .target(name: "EventLoop", dependencies: ["CLinuxShims"]),
+        .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA"]),

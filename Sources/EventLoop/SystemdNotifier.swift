@@ -1,0 +1,68 @@
+import CLinuxShims
+import Glibc
+
+/// The systemd notification protocol (sd_notify(3)) without libsystemd: datagrams of `KEY=VALUE` lines
+/// to the socket named by $NOTIFY_SOCKET. With no $NOTIFY_SOCKET every call does nothing.
+public final class SystemdNotifier {
+    private let fd: Int32?
+    /// Half of $WATCHDOG_USEC when the watchdog is on for this process: how often to send WATCHDOG=1.
+    public let watchdogInterval: Duration?
+
+    public init(environment: [String: String]) {
+        fd = Self.connect(environment["NOTIFY_SOCKET"])
+        watchdogInterval = Self.watchdogInterval(environment)
+    }
+
+    deinit { if let fd { close(fd) } }
+
+    /// Whether a service manager is listening.
+    public var isConnected: Bool { fd != nil }
+
+    /// Sends `READY=1` and a status line.
+    public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
+
+    /// Sends `WATCHDOG=1`: the loop is alive.
+    public func watchdog() { send("WATCHDOG=1") }
+
+    /// Sends `STOPPING=1`.
+    public func stopping() { send("STOPPING=1") }
+
+    /// Sends a free-form `STATUS=` line (shown by `systemctl status`).
+    public func status(_ text: String) { send("STATUS=\(text)") }
+
+    func send(_ message: String) {
+        guard let fd else { return }
+        // A full or vanished socket must not stop the appliance; systemd notices a missing watchdog itself.
+        _ = message.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    }
+
+    private static func connect(_ path: String?) -> Int32? {
+        guard let path, let first = path.first, first == "/" || first == "@" else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        if first == "@" { bytes[0] = 0 } // abstract namespace
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        // For an abstract name the length must not include trailing NULs (unix(7)).
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + (first == "@" ? 0 : 1)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(length)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    private static func watchdogInterval(_ environment: [String: String]) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"], let micros = Int64(text), micros > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return nil }
+        return .microseconds(micros / 2)
+    }
+}
