@@ -10,3 +10,8 @@ public enum RepositoryPaths {
     /// The bundled content folder.
     public static var content: String { root + "/Content" }
 }
+
+extension RepositoryPaths {
+    /// Test fixtures made by the project (Tests/Fixtures).
+    public static func fixture(_ relative: String) -> String { root + "/Tests/Fixtures/" + relative }
+}

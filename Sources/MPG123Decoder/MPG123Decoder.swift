@@ -1,1 +1,0 @@
-// The MPG123Decoder module; see docs/architecture.md.
