@@ -1,1 +1,0 @@
-// The ALSAAudio module; see docs/architecture.md.

@@ -1,1 +1,0 @@
-// The DeviceFakes module; see docs/architecture.md.

@@ -1,0 +1,153 @@
+/// Where the screen goes.
+public enum DisplayTarget: Equatable, Sendable {
+    /// A DRM/KMS device (the real panel).
+    case drm
+    /// An offscreen surface written as PNG to this path whenever the frame changes.
+    case png(String)
+    /// No screen: audio and controls only.
+    case none
+}
+
+/// Where presses and turns come from.
+public enum InputSource: String, Equatable, Sendable, CaseIterable {
+    /// libgpiod, lines from the board file.
+    case gpio
+    /// Kernel input devices (gpio-keys, rotary-encoder) via evdev.
+    case evdev
+    /// Keys typed on the terminal (the simulator).
+    case terminal
+    /// No input.
+    case none
+}
+
+/// The daemon's command line. Defaults are the appliance's paths; `--simulator` changes the defaults
+/// to a box that runs on a desktop (see `simulatorDefaults`).
+public struct DaemonOptions: Equatable, Sendable {
+    public var dataDirectory = "/var/lib/stillroom"
+    public var contentDirectory = "/usr/share/stillroom/content"
+    public var boardFile = "/etc/stillroom/board.conf"
+    public var audioDevice = "default"
+    public var display: DisplayTarget = .drm
+    public var input: InputSource = .gpio
+    public var socketPath = "/run/stillroom/control.sock"
+    public var simulator = false
+    public var logThreshold: Logger.Priority = .info
+
+    public init() {}
+
+    public static let usage = """
+        Usage: stillroomd [options]
+
+        The Stillroom appliance: plays sessions, draws the screen, reads the controls.
+
+        Options:
+          --data-dir PATH       user data (database, downloads)       [/var/lib/stillroom]
+          --content-dir PATH    bundled content with catalog.json      [/usr/share/stillroom/content]
+          --board PATH          board file: pins and controls          [/etc/stillroom/board.conf]
+          --audio-device NAME   ALSA PCM to play on                    [default]
+          --display TARGET      drm | png:PATH | none                  [drm]
+          --input SOURCE        gpio | evdev | terminal | none         [gpio]
+          --socket PATH         control socket for stillroomctl        [/run/stillroom/control.sock]
+          --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal
+          --verbose             log debug lines too
+          --help                show this text
+          --version             show versions of the program and its libraries
+
+        Logs go to stderr with syslog priority prefixes (<3> error ... <7> debug).
+        """
+
+    /// What the command line asked for.
+    public enum Request: Equatable, Sendable {
+        case run(DaemonOptions)
+        case help
+        case version
+    }
+
+    /// Parses `arguments` (without the program name). Both `--flag value` and `--flag=value` work.
+    public static func parse(_ arguments: [String]) throws(OptionsError) -> Request {
+        var options = DaemonOptions()
+        var explicit: Set<String> = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(OptionsError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw OptionsError("\(name) needs a value")
+                }
+                return next
+            }
+            func path() throws(OptionsError) -> String {
+                let text = try value()
+                guard !text.isEmpty else { throw OptionsError("\(name) needs a non-empty path") }
+                guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f }) else {
+                    throw OptionsError("\(name): the path contains control characters")
+                }
+                return text
+            }
+            switch name {
+            case "--help", "-h": return .help
+            case "--version": return .version
+            case "--simulator": options.simulator = true
+            case "--verbose": options.logThreshold = .debug
+            case "--data-dir": options.dataDirectory = try path()
+            case "--content-dir": options.contentDirectory = try path()
+            case "--board": options.boardFile = try path()
+            case "--socket": options.socketPath = try path()
+            case "--audio-device":
+                let device = try value()
+                guard !device.isEmpty else { throw OptionsError("--audio-device needs a PCM name") }
+                options.audioDevice = device
+            case "--display": options.display = try parseDisplay(try value())
+            case "--input":
+                let text = try value()
+                guard let source = InputSource(rawValue: text) else {
+                    throw OptionsError("--input: expected gpio, evdev, terminal or none, got \"\(text)\"")
+                }
+                options.input = source
+            default:
+                throw OptionsError("unknown option \"\(argument)\"")
+            }
+            explicit.insert(name)
+        }
+        if options.simulator { options.applySimulatorDefaults(except: explicit) }
+        return .run(options)
+    }
+
+    static func parseDisplay(_ text: String) throws(OptionsError) -> DisplayTarget {
+        switch text {
+        case "drm": return .drm
+        case "none": return .none
+        default:
+            guard text.hasPrefix("png:") else {
+                throw OptionsError("--display: expected drm, png:PATH or none, got \"\(text)\"")
+            }
+            let path = String(text.dropFirst(4))
+            guard !path.isEmpty else { throw OptionsError("--display png: needs a path, as in png:/tmp/screen.png") }
+            return .png(path)
+        }
+    }
+
+    /// The simulator runs from a checkout: data under ./.sim, the bundled ./Content, the screen as PNG,
+    /// keys from the terminal, and the socket beside the data. Flags given explicitly still win.
+    mutating func applySimulatorDefaults(except explicit: Set<String>) {
+        if !explicit.contains("--data-dir") { dataDirectory = ".sim/data" }
+        if !explicit.contains("--content-dir") { contentDirectory = "Content" }
+        if !explicit.contains("--display") { display = .png(".sim/screen.png") }
+        if !explicit.contains("--input") { input = .terminal }
+        if !explicit.contains("--socket") { socketPath = ".sim/control.sock" }
+        if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
+    }
+}
+
+/// A bad command line: one line saying what is wrong.
+public struct OptionsError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,1 +1,0 @@
-// The StillroomDaemon module; see docs/architecture.md.
