@@ -1,0 +1,60 @@
+import StillroomDaemon
+import Testing
+
+@Suite struct DaemonOptionsTests {
+    @Test func defaultsAreTheAppliancePaths() throws {
+        guard case .run(let options) = try DaemonOptions.parse([]) else { Issue.record("expected run"); return }
+        #expect(options.dataDirectory == "/var/lib/stillroom")
+        #expect(options.socketPath == "/run/stillroom/control.sock")
+        #expect(options.display == .drm)
+        #expect(options.input == .gpio)
+        #expect(!options.simulator)
+    }
+
+    @Test func everyFlagInBothSpellings() throws {
+        let request = try DaemonOptions.parse([
+            "--data-dir", "/d", "--content-dir=/c", "--board", "/b.conf", "--audio-device=hw:CARD=Headphones",
+            "--display", "png:/tmp/s.png", "--input=evdev", "--socket", "/s.sock", "--verbose",
+        ])
+        guard case .run(let options) = request else { Issue.record("expected run"); return }
+        #expect(options.dataDirectory == "/d")
+        #expect(options.contentDirectory == "/c")
+        #expect(options.boardFile == "/b.conf")
+        #expect(options.audioDevice == "hw:CARD=Headphones")
+        #expect(options.display == .png("/tmp/s.png"))
+        #expect(options.input == .evdev)
+        #expect(options.socketPath == "/s.sock")
+        #expect(options.logThreshold == .debug)
+    }
+
+    @Test func simulatorChangesDefaultsButExplicitFlagsWin() throws {
+        guard case .run(let options) = try DaemonOptions.parse(["--display=none", "--simulator"]) else {
+            Issue.record("expected run"); return
+        }
+        #expect(options.simulator)
+        #expect(options.dataDirectory == ".sim/data")
+        #expect(options.contentDirectory == "Content")
+        #expect(options.input == .terminal)
+        #expect(options.display == .none)
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "unknown option \"--bogus\""),
+        (["--data-dir"], "--data-dir needs a value"),
+        (["--data-dir", "--simulator"], "--data-dir needs a value"),
+        (["--data-dir="], "--data-dir needs a non-empty path"),
+        (["--display", "hdmi"], "--display: expected drm, png:PATH or none, got \"hdmi\""),
+        (["--display", "png:"], "--display png: needs a path, as in png:/tmp/screen.png"),
+        (["--input", "mouse"], "--input: expected gpio, evdev, terminal or none, got \"mouse\""),
+        (["--audio-device="], "--audio-device needs a PCM name"),
+        (["--content-dir", "a\u{7}b"], "--content-dir: the path contains control characters"),
+    ])
+    func badCommandLinesSayWhatIsWrong(arguments: [String], message: String) {
+        #expect(throws: OptionsError(message)) { try DaemonOptions.parse(arguments) }
+    }
+
+    @Test func helpAndVersionAreRequests() throws {
+        #expect(try DaemonOptions.parse(["--data-dir", "/x", "--help"]) == .help)
+        #expect(try DaemonOptions.parse(["--version"]) == .version)
+    }
+}

@@ -1,0 +1,98 @@
+import Glibc
+import TestSupport
+import Testing
+
+/// The real stillroomd binary, started as a subprocess.
+@Suite struct DaemonProcessTests {
+    let binary = BuiltProducts.path("stillroomd")
+
+    /// A content folder with a minimal valid catalog.
+    func makeContent(in directory: TemporaryDirectory) -> String {
+        let content = directory.file("content")
+        runShell("mkdir -p '\(content)/sessions/tone'")
+        runShell("cp '\(RepositoryPaths.fixture("audio/tone-2s-44k-mono.mp3"))' '\(content)/sessions/tone/audio.mp3'")
+        Files.write("WEBVTT\n\n00:00.000 --> 00:02.000\nA tone.\n", to: content + "/sessions/tone/transcript.vtt")
+        Files.write("{}", to: content + "/sessions/tone/provenance.json")
+        Files.write("""
+            {"schema": 1, "defaultSession": "tone", "sessions": [{
+              "id": "tone", "title": "Tone", "theme": "focus", "description": "A test tone.",
+              "durationSeconds": 2.0, "audio": "sessions/tone/audio.mp3",
+              "transcript": "sessions/tone/transcript.vtt",
+              "license": {"name": "CC0 1.0", "attribution": "Stillroom project"},
+              "provenance": "sessions/tone/provenance.json"}], "sounds": []}
+            """, to: content + "/catalog.json")
+        return content
+    }
+
+    func arguments(_ directory: TemporaryDirectory, content: String) -> [String] {
+        ["--data-dir", directory.file("data"), "--content-dir", content, "--display", "none",
+         "--input", "none", "--socket", directory.file("run/control.sock")]
+    }
+
+    @Test func helpAndVersion() {
+        let help = Subprocess.run(binary, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("Usage: stillroomd [options]"))
+        let version = Subprocess.run(binary, ["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.contains("alsa-lib 1.2"))
+        #expect(version.stdout.contains("libmpg123"))
+    }
+
+    @Test func aBadFlagExitsTwoWithOneLineReason() {
+        let result = Subprocess.run(binary, ["--display", "hdmi"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "stillroomd: --display: expected drm, png:PATH or none, got \"hdmi\"\nTry 'stillroomd --help'.\n")
+    }
+
+    @Test func anUnusablePathExitsOneWithTheReason() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory)
+        let missing = Subprocess.run(binary, arguments(directory, content: directory.file("nowhere")))
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("<3>cannot start: content directory \(directory.file("nowhere")): No such file or directory"))
+
+        Files.write("not a folder", to: directory.file("plain"))
+        let fileAsData = Subprocess.run(binary, ["--data-dir", directory.file("plain")] + arguments(directory, content: content).dropFirst(2))
+        #expect(fileAsData.status == 1)
+        #expect(fileAsData.stderr.contains("<3>cannot start: data directory"))
+
+        let noBoard = Subprocess.run(binary, arguments(directory, content: content).dropLast(4)
+            + ["--input", "gpio", "--board", directory.file("none.conf"), "--socket", directory.file("s")])
+        #expect(noBoard.status == 1)
+        #expect(noBoard.stderr.contains("board file \(directory.file("none.conf")): No such file or directory"))
+    }
+
+    @Test func announcesReadinessAndStopsCleanlyOnSigterm() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory)
+        let notify = NotifySocket(path: directory.file("notify"))
+        let daemon = Subprocess(binary, arguments(directory, content: content),
+                                environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        let beforeReady = notify.receive(until: "READY=1")
+        #expect(beforeReady.last?.hasPrefix("READY=1") == true)
+        // The loop pings the watchdog by itself (every 100 ms here).
+        #expect(notify.receive(until: "WATCHDOG=1").last == "WATCHDOG=1")
+        daemon.signal(SIGTERM)
+        #expect(notify.receive(until: "STOPPING=1").last == "STOPPING=1")
+        #expect(daemon.wait() == 0)
+        let log = daemon.readStderr()
+        #expect(log.contains("<5>stopping on SIGTERM"))
+        #expect(log.contains("<5>stopped cleanly"))
+        // Every log line carries a priority prefix.
+        for line in log.split(separator: "\n") { #expect(line.first == "<") }
+    }
+
+    @Test func sigintStopsCleanlyToo() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory)
+        let notify = NotifySocket(path: directory.file("notify"))
+        let daemon = Subprocess(binary, arguments(directory, content: content), environment: ["NOTIFY_SOCKET": notify.path])
+        _ = notify.receive(until: "READY=1")
+        daemon.signal(SIGINT)
+        #expect(daemon.wait() == 0)
+    }
+}

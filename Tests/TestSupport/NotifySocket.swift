@@ -1,0 +1,43 @@
+import Glibc
+
+/// A datagram socket standing in for systemd's notify socket.
+public final class NotifySocket {
+    public let fd: Int32
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        precondition(bound == 0, "bind \(path): errno \(errno)")
+        // A guard against a hang when the peer never sends (a crash): not a timing assertion.
+        var limit = timeval(tv_sec: 120, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Receives datagrams until one contains `text`; returns everything received up to it.
+    public func receive(until text: String) -> [String] {
+        var received: [String] = []
+        while true {
+            let message = receive()
+            guard !message.isEmpty else { return received }
+            received.append(message)
+            if message.contains(text) { return received }
+        }
+    }
+
+    /// The next datagram (blocking; empty after the guard time).
+    public func receive() -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return String(decoding: buffer[..<max(0, count)], as: UTF8.self)
+    }
+
+    deinit { close(fd) }
+}
+

@@ -1,0 +1,109 @@
+import Glibc
+
+/// A child process with its stdout and stderr on pipes: how tests run the real binaries.
+public final class Subprocess {
+    public let pid: pid_t
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
+    private var status: Int32?
+
+    /// Starts `executable` with `arguments`; the environment is exactly `environment`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) {
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
+        precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        posix_spawn_file_actions_addclose(&actions, outPipe[0])
+        posix_spawn_file_actions_addclose(&actions, errPipe[0])
+        // The test process may block signals (the loop tests do); the child must start with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        precondition(result == 0, "posix_spawn \(executable): \(String(cString: strerror(result)))")
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+        posix_spawnattr_destroy(&attributes)
+        close(outPipe[1])
+        close(errPipe[1])
+        pid = child
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
+    }
+
+    deinit {
+        if status == nil {
+            kill(pid, SIGKILL)
+            _ = wait()
+        }
+        close(stdoutFD)
+        close(stderrFD)
+    }
+
+    public func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Waits for the child to end: its exit status, or 128 + the signal that killed it.
+    @discardableResult
+    public func wait() -> Int32 {
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        status = code
+        return code
+    }
+
+    /// Everything the child writes to stdout until it closes it.
+    public func readStdout() -> String { Self.readAll(stdoutFD) }
+
+    /// Everything the child writes to stderr until it closes it.
+    public func readStderr() -> String { Self.readAll(stderrFD) }
+
+    /// Runs to completion and returns (status, stdout, stderr).
+    public static func run(_ executable: String, _ arguments: [String],
+                           environment: [String: String] = [:]) -> (status: Int32, stdout: String, stderr: String) {
+        let process = Subprocess(executable, arguments, environment: environment)
+        let out = process.readStdout()
+        let err = process.readStderr()
+        return (process.wait(), out, err)
+    }
+
+    private static func readAll(_ fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count > 0 { bytes.append(contentsOf: chunk[..<count]); continue }
+            if count < 0 && errno == EINTR { continue }
+            break
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The folder holding the built products (beside the running test bundle).
+public enum BuiltProducts {
+    public static let directory: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        precondition(count > 0)
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<path.lastIndex(of: "/")!])
+    }()
+
+    public static func path(_ product: String) -> String { directory + "/" + product }
+}
