@@ -25,18 +25,21 @@ let package = Package(
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
 
+        // Device protocols shared by adapters and fakes.
+        .target(name: "Devices", dependencies: ["StillroomCore"]),
+
         // Adapters: one C library (or the kernel's syscalls) each.
         .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
-        .target(name: "ALSAAudio", dependencies: ["CALSA"]),
+        .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
-        .target(name: "DeviceFakes", dependencies: ["StillroomCore"]),
+        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
-            "StillroomCore", "EventLoop", "SQLiteStore", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "StillroomCore", "Devices", "EventLoop", "SQLiteStore", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
 
@@ -46,6 +49,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
+        .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
     ],
