@@ -1,0 +1,42 @@
+import StillroomCore
+import Testing
+
+@Suite struct GainStageTests {
+    func constantSignal(frames: Int, value: Int16 = 10_000) -> [Int16] { Array(repeating: value, count: frames * 2) }
+
+    @Test func aFadeOutIsAMonotoneRampToSilenceWithNoJump() {
+        var stage = GainStage(gain: 1)
+        var samples = constantSignal(frames: 1000)
+        stage.ramp(to: 0, over: 800)
+        samples.withUnsafeMutableBufferPointer { stage.apply(to: $0, frames: 1000) }
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        #expect(left[799] == 0)
+        #expect(left[999] == 0)
+        var largestStep: Int16 = 0
+        for index in 1..<left.count {
+            #expect(left[index] <= left[index - 1])
+            largestStep = max(largestStep, left[index - 1] - left[index])
+        }
+        // 10,000 over 800 frames: about 12.5 per frame; a click would be a step of thousands.
+        #expect(largestStep <= 13)
+        #expect(samples[0] == samples[1]) // both channels scaled alike
+    }
+
+    @Test func unityGainLeavesSamplesUntouched() {
+        var stage = GainStage(gain: 1)
+        var samples: [Int16] = [1, -1, 32767, -32768]
+        samples.withUnsafeMutableBufferPointer { stage.apply(to: $0, frames: 2) }
+        #expect(samples == [1, -1, 32767, -32768])
+    }
+
+    @Test func volumeCurveAndCaps() {
+        #expect(VolumePolicy.gain(forVolume: 0) == 0)
+        #expect(VolumePolicy.gain(forVolume: 100) == 1)
+        let half = VolumePolicy.gain(forVolume: 88) // -6 dB
+        #expect(abs(half - 0.501) < 0.002)
+        let policy = VolumePolicy(volume: 90, speakerCap: 100, headphonesCap: 70, nightCap: 40)
+        #expect(policy.effectiveVolume(headphones: false, night: false) == 90)
+        #expect(policy.effectiveVolume(headphones: true, night: false) == 70)
+        #expect(policy.effectiveVolume(headphones: true, night: true) == 40)
+    }
+}
