@@ -52,6 +52,9 @@ let package = Package(
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: [
+            "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -90,7 +90,7 @@ public final class ALSASink: AudioSink {
         var offered = samples.count / channels
         if pacedByTimer {
             advanceModel()
-            offered = min(offered, Int(max(0, modelPlayed + Int64(device.bufferFrames) - written)))
+            offered = min(offered, Int(max(0, modelPlayed + Int64(timerLeadFrames) - written)))
         }
         guard offered > 0 else { return 0 }
         draining = false
@@ -139,8 +139,10 @@ public final class ALSASink: AudioSink {
         guard let device, frames > 0 else { return 0 }
         let taken: Int64
         if pacedByTimer {
+            // The modelled device has not played these yet; the PCM (a plugin chain) must give them back too.
             advanceModel()
-            taken = min(frames, written - modelPlayed)
+            let unheard = Int(min(frames, written - modelPlayed))
+            taken = Int64(unheard > 0 ? device.rewind(unheard) : 0)
         } else {
             let possible = min(Int(frames), device.rewindable())
             taken = Int64(possible > 0 ? device.rewind(possible) : 0)
@@ -263,7 +265,17 @@ public final class ALSASink: AudioSink {
 
     private var periodDuration: Duration {
         guard let device else { return .milliseconds(100) }
+        if pacedByTimer { return Self.timerPeriod }
         return .nanoseconds(Int64(device.periodFrames) * 1_000_000_000 / Int64(device.format.sampleRate))
+    }
+
+    /// Timer mode: a PCM that is not paced by hardware (null, file) consumes whatever it is given at
+    /// once and often cannot give it back (the file plugin has already written it). So keep only a short
+    /// lead over the modelled device: pause and seek then act within a few tens of milliseconds.
+    static let timerPeriod: Duration = .milliseconds(20)
+    private var timerLeadFrames: Int {
+        guard let device else { return 0 }
+        return min(device.bufferFrames, device.format.sampleRate * 50 / 1000)
     }
 
     /// Timer mode: the modelled device plays at the sample rate while it has frames queued.

@@ -77,4 +77,8 @@ public protocol AudioSink: AnyObject {
 
     /// Plays out what is queued, then tells the delegate `audioSinkDrained`.
     func finish()
+
+    /// Holds (true) or releases (false) the device without losing what is queued, where the hardware
+    /// can pause; false where it cannot.
+    func hardwarePause(_ on: Bool) -> Bool
 }

@@ -98,3 +98,32 @@ import Testing
         #expect(kind("") == .unreadable)
     }
 }
+
+@Suite struct MP3SeekContentTests {
+    let mono44 = RepositoryPaths.fixture("audio/tone-2s-44k-mono.mp3")
+
+    func read(_ decoder: MP3Decoder, frames: Int) throws -> [Int16] {
+        var out: [Int16] = []
+        var buffer = [Int16](repeating: 0, count: frames * 2)
+        while out.count < frames * 2 {
+            guard case .frames(let count) = try buffer.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }) else { break }
+            out.append(contentsOf: buffer[..<(count * 2)])
+        }
+        return Array(out.prefix(frames * 2))
+    }
+
+    @Test func aSeekLandsOnTheSameSamplesAsDecodingFromTheStart() throws {
+        let whole = try MP3Decoder(path: mono44)
+        let all = try read(whole, frames: 88_200)
+        for target in [55_125, 1_000, 44_100, 87_000, 0] {
+            let decoder = try MP3Decoder(path: mono44)
+            _ = try decoder.scanLength()
+            _ = try read(decoder, frames: 12_000) // read a while first, as playback does
+            try decoder.seek(toFrame: Int64(target))
+            let got = try read(decoder, frames: 1000)
+            let want = Array(all[(target * 2)..<min(all.count, (target + 1000) * 2)])
+            let largest = zip(got, want).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(got.count == want.count && largest <= 2, "seek to \(target): largest difference \(largest)")
+        }
+    }
+}

@@ -1,0 +1,312 @@
+import Devices
+import EventLoop
+import MPG123Decoder
+import StillroomCore
+
+/// Moves audio from the decoder, through the gain stage, into the sink, and reports what was heard.
+///
+/// It performs the player's output effects and answers with player events: `.loaded`, `.pausedAt`,
+/// `.reachedEnd`, `.outputLost`. Pause and seek take back the unheard part of the sink's buffer (rewind)
+/// and replace it with a short fade, so they take effect within a fade plus what the device cannot give
+/// back, instead of a whole buffer. Where a device cannot rewind at all, it pauses in hardware, or drops
+/// the buffer as the last resort.
+final class PlaybackEngine: AudioSinkDelegate {
+    /// Player events produced by the engine.
+    var onEvent: (PlayerEvent) -> Void = { _ in }
+    /// Recording frame ranges heard since the last report (for practice accounting).
+    var onHeard: ([Range<Int64>]) -> Void = { _ in }
+
+    let sink: AudioSink
+    private let logger: Logger
+    private let lengths: (String) -> Int64?
+    private let rememberLength: (String, Int64) -> Void
+    private var decoder: MP3Decoder?
+    private var map = PlayoutMap()
+    private var gain = GainStage(gain: 1)
+    private var targetGain: Float = 1
+
+    private enum Mode: Equatable { case idle, playing, fadingToPause(resumeAt: Int64), hardwarePaused, ending }
+    private var mode: Mode = .idle
+
+    private var buffer = [Int16](repeating: 0, count: 4096 * 2)
+    private var pending: ArraySlice<Int16> = []
+    private var pendingRecordingFrame: Int64 = 0
+
+    /// Fades, in milliseconds: long enough to remove clicks, short enough to feel immediate.
+    static let fadeInMilliseconds = 60
+    static let fadeOutMilliseconds = 40
+    static let seekFadeMilliseconds = 20
+    /// Longest acceptable time from "pause" to silence.
+    static let pauseLatencyMilliseconds = 100
+
+    init(sink: AudioSink, logger: Logger, lengths: @escaping (String) -> Int64?,
+         rememberLength: @escaping (String, Int64) -> Void) {
+        self.sink = sink
+        self.logger = logger
+        self.lengths = lengths
+        self.rememberLength = rememberLength
+        sink.delegate = self
+    }
+
+    var sampleRate: Int { decoder?.sampleRate ?? 0 }
+
+    /// The recording frame the listener has reached.
+    var heardPosition: Int64? {
+        guard decoder != nil else { return nil }
+        return map.recordingPosition(afterPlayed: sink.playedFrames)
+    }
+
+    /// Sets the output gain (volume and caps), ramping to it so a volume change never clicks.
+    func setGain(_ value: Float) {
+        targetGain = value
+        if mode == .playing { gain.ramp(to: value, over: frames(milliseconds: 50)) }
+    }
+
+    // MARK: Effects
+
+    func load(path: String) {
+        stop()
+        do {
+            let opened = try MP3Decoder(path: path)
+            let length: Int64
+            if let cached = lengths(path) {
+                length = cached
+            } else {
+                length = try opened.scanLength()
+                rememberLength(path, length)
+            }
+            decoder = opened
+            onEvent(.loaded(lengthFrames: length, sampleRate: opened.sampleRate))
+        } catch {
+            logger.error("cannot play \(path): \(error.kind.rawValue): \(error.detail)")
+            onEvent(.loadFailed(Self.describe(error)))
+        }
+    }
+
+    func start(fromFrame frame: Int64) {
+        guard let decoder else { return }
+        if mode == .hardwarePaused, sink.hardwarePause(false) {
+            mode = .playing
+            return
+        }
+        do {
+            let format = AudioFormat(sampleRate: decoder.sampleRate)
+            if sink.format != format {
+                try sink.open(format: format)
+            } else {
+                sink.discard()
+            }
+            try decoder.seek(toFrame: frame)
+        } catch let error as AudioSinkError {
+            onEvent(.outputLost("\(sink.name): \(error.detail)"))
+            return
+        } catch {
+            onEvent(.loadFailed("\(error)"))
+            return
+        }
+        map.reset()
+        pending = []
+        pendingRecordingFrame = frame
+        gain.jump(to: 0)
+        gain.ramp(to: targetGain, over: frames(milliseconds: Self.fadeInMilliseconds))
+        mode = .playing
+        fill()
+    }
+
+    func pause() {
+        guard mode == .playing, let decoder else { return }
+        reportHeard()
+        let rewound = takeBackQueue()
+        let unrecoverable = sink.queuedFrames
+        if unrecoverable > frames(milliseconds: Self.pauseLatencyMilliseconds) {
+            // The device could not give its buffer back: hold it in hardware, or drop it.
+            if sink.hardwarePause(true) {
+                mode = .hardwarePaused
+                onEvent(.pausedAt(frame: heardPosition ?? 0))
+                return
+            }
+            let position = heardPosition ?? 0
+            sink.discard()
+            map.reset()
+            mode = .idle
+            logger.debug("pause: device kept \(unrecoverable) frames and cannot pause; dropped them")
+            onEvent(.pausedAt(frame: position))
+            return
+        }
+        let resumeAt = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        logger.debug("pause: took back \(rewound) frames, fading out from frame \(resumeAt)")
+        writeFade(from: resumeAt, milliseconds: Self.fadeOutMilliseconds)
+        mode = .fadingToPause(resumeAt: resumeAt)
+        sink.finish()
+    }
+
+    func seek(toFrame target: Int64) {
+        guard mode == .playing, let decoder else { return }
+        reportHeard()
+        _ = takeBackQueue()
+        let from = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        writeFade(from: from, milliseconds: Self.seekFadeMilliseconds)
+        do {
+            try decoder.seek(toFrame: target)
+        } catch {
+            onEvent(.loadFailed(Self.describe(error)))
+            return
+        }
+        pending = []
+        pendingRecordingFrame = target
+        gain.jump(to: 0)
+        gain.ramp(to: targetGain, over: frames(milliseconds: Self.seekFadeMilliseconds))
+        fill()
+    }
+
+    /// Stops at once (no fade): the session is left, or the output is gone.
+    func stop() {
+        if mode != .idle, sink.format != nil {
+            reportHeard()
+            sink.discard()
+        }
+        map.reset()
+        pending = []
+        mode = .idle
+    }
+
+    /// Tries to open the output again after it was lost; true when it is back.
+    func probeOutput(format: AudioFormat) -> Bool {
+        do {
+            try sink.open(format: format)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    // MARK: Sink events
+
+    func audioSinkWantsFrames(_ sink: AudioSink) {
+        reportHeard()
+        if mode == .playing { fill() }
+    }
+
+    func audioSinkDrained(_ sink: AudioSink) {
+        reportHeard()
+        switch mode {
+        case .fadingToPause(let resumeAt):
+            sink.discard()
+            map.reset()
+            mode = .idle
+            onEvent(.pausedAt(frame: resumeAt))
+        case .ending:
+            sink.discard()
+            map.reset()
+            mode = .idle
+            onEvent(.reachedEnd)
+        default:
+            break
+        }
+    }
+
+    func audioSink(_ sink: AudioSink, failed error: AudioSinkError) {
+        logger.error("audio output \(sink.name) failed: \(error)")
+        map.reset()
+        pending = []
+        mode = .idle
+        onEvent(.outputLost("\(sink.name): \(error.detail)"))
+    }
+
+    // MARK: Steps
+
+    /// Decodes and writes until the sink is full or the recording ends.
+    private func fill() {
+        guard let decoder else { return }
+        while mode == .playing {
+            if pending.isEmpty {
+                let position = decoder.position
+                let result: MP3Decoder.ReadResult
+                do {
+                    result = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
+                } catch {
+                    logger.error("decoding \(decoder.path) failed: \((error as? DecoderError)?.detail ?? "\(error)")")
+                    mode = .ending
+                    sink.finish()
+                    return
+                }
+                switch result {
+                case .frames(0):
+                    continue
+                case .frames(let count):
+                    buffer.withUnsafeMutableBufferPointer { gain.apply(to: $0, frames: count) }
+                    pending = buffer[..<(count * MP3Decoder.channels)]
+                    pendingRecordingFrame = position
+                case .end:
+                    mode = .ending
+                    sink.finish()
+                    return
+                }
+            }
+            let accepted: Int
+            do {
+                accepted = try pending.withUnsafeBufferPointer { try sink.write($0) }
+            } catch {
+                return // the sink has told the delegate
+            }
+            map.appendWritten(recordingFrame: pendingRecordingFrame, count: Int64(accepted))
+            pendingRecordingFrame += Int64(accepted)
+            pending = pending.dropFirst(accepted * MP3Decoder.channels)
+            if !pending.isEmpty { return }
+        }
+    }
+
+    /// Takes back the unheard part of the sink's buffer; returns the frames taken.
+    private func takeBackQueue() -> Int64 {
+        pending = []
+        let taken = sink.rewind(sink.queuedFrames)
+        map.truncate(toWritten: map.writtenFrames - taken)
+        return taken
+    }
+
+    /// Writes a short fade to silence of the recording from `frame`.
+    private func writeFade(from frame: Int64, milliseconds: Int) {
+        guard let decoder else { return }
+        let fadeFrames = frames(milliseconds: milliseconds)
+        do {
+            try decoder.seek(toFrame: frame)
+        } catch {
+            return
+        }
+        var fade = [Int16](repeating: 0, count: fadeFrames * MP3Decoder.channels)
+        var filled = 0
+        while filled < fadeFrames {
+            let result = try? fade.withUnsafeMutableBufferPointer { whole -> MP3Decoder.ReadResult in
+                let rest = UnsafeMutableBufferPointer(rebasing: whole[(filled * MP3Decoder.channels)...])
+                return try decoder.read(into: rest)
+            }
+            guard case .frames(let count) = result else { break }
+            filled += count
+        }
+        var fadeGain = GainStage(gain: gain.current)
+        fadeGain.ramp(to: 0, over: filled)
+        fade.withUnsafeMutableBufferPointer { fadeGain.apply(to: $0, frames: filled) }
+        let accepted = (try? fade[..<(filled * MP3Decoder.channels)].withUnsafeBufferPointer { try sink.write($0) }) ?? 0
+        map.appendWritten(recordingFrame: frame, count: Int64(accepted))
+    }
+
+    private func reportHeard() {
+        guard mode != .idle, decoder != nil, sink.format != nil else { return }
+        let ranges = map.takeHeard(upTo: sink.playedFrames)
+        if !ranges.isEmpty { onHeard(ranges) }
+        if let position = heardPosition { onEvent(.heard(positionFrame: position)) }
+    }
+
+    private func frames(milliseconds: Int) -> Int { max(1, sampleRate * milliseconds / 1000) }
+
+    static func describe(_ error: DecoderError) -> String {
+        switch error.kind {
+        case .missing: return "The recording is missing from the box (\(error.path))."
+        case .unreadable: return "The recording cannot be read (\(error.detail))."
+        case .empty: return "The recording is an empty file."
+        case .notMP3: return "The file is not a recording the box can play."
+        case .corrupt: return "The recording is damaged (\(error.detail))."
+        case .library: return "The decoder failed (\(error.detail))."
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ALSAAudio
+import Devices
+import EventLoop
+import StillroomCore
+import TestSupport
+import Testing
+
+/// Reads a raw S16LE capture written by ALSA's `file` plugin.
+func readCapture(_ path: String) -> [Int16] {
+    let bytes = Files.read(path)
+    return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+}
+
+/// The first frame at which two interleaved stereo signals differ by more than `tolerance`, or nil when
+/// they agree for all of the shorter one. (A decoder that has just seeked may differ by a couple of
+/// LSB while its filters warm up; otherwise the match is exact.) Keeps failure messages short.
+func firstDifference(_ a: ArraySlice<Int16>, _ b: ArraySlice<Int16>, tolerance: Int = 0) -> Int? {
+    let count = min(a.count, b.count)
+    for offset in 0..<count where abs(Int(a[a.startIndex + offset]) - Int(b[b.startIndex + offset])) > tolerance {
+        return offset / 2
+    }
+    return nil
+}
+
+@Suite struct FilePluginPlaybackTests {
+    let sweep = RepositoryPaths.fixture("audio/sweep-3s-44k-mono.mp3")
+
+    @Test func capturedAudioIsTheDecodedAudioBeforeAndAfterASeek() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let capture = directory.file("capture.raw")
+        let loop = try EventLoop()
+        let sink = ALSASink(device: "file:FILE=\(capture),FORMAT=raw", loop: loop)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        let decoded = try decodeAll(sweep)
+        harness.send(.play(sessionID: "sweep", title: "Sweep"))
+        try harness.run(untilHeard: 11_025) // a quarter second in
+        harness.send(.seek(toFrame: 88_200)) // to 2 s
+        try harness.run { harness.player.phase == .ended }
+        sink.close()
+
+        let captured = readCapture(capture)
+        let frames = captured.count / 2
+        let fadeIn = 2646 // 60 ms at 44.1 kHz, at the start
+        let seekFade = 882 // 20 ms out, then 20 ms in
+        // After the opening fade-in, the capture is exactly the decoder's output up to the seek point A.
+        let a = firstDifference(captured[(fadeIn * 2)...], decoded[(fadeIn * 2)...]).map { $0 + fadeIn } ?? 0
+        #expect(a >= 11_025) // the seek came after a quarter second had been heard
+        #expect(a < 11_025 + 4410) // and took effect within 100 ms
+        // Then a 20 ms fade-out, then the decoder from 2 s (after its 20 ms fade-in) to the very end.
+        let tail = 132_300 - 88_200
+        #expect(frames == a + seekFade + tail)
+        let resumed = a + seekFade + seekFade
+        #expect(firstDifference(captured[(resumed * 2)...], decoded[((88_200 + seekFade) * 2)...], tolerance: 2) == nil)
+        // The fades are ramps down to and up from silence: no click at the join.
+        #expect(abs(Int(captured[(a + seekFade - 1) * 2])) < 50)
+        #expect(abs(Int(captured[(a + seekFade) * 2])) < 50)
+        #expect(harness.events.last == .reachedEnd)
+    }
+}
