@@ -28,14 +28,15 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     ///   fragments, spaces, non-ASCII text, bad percent escapes, bad hosts or ports.
     public init(parsing text: String) throws(InvalidValue) {
         try Self.checkCharacters(text)
-        guard let schemeEnd = text.firstRange(of: "://"), Self.isSchemeName(text[..<schemeEnd.lowerBound]) else {
-            throw InvalidValue("is not an absolute URL (expected https://host/path)")
-        }
-        let schemeName = text[..<schemeEnd.lowerBound].lowercased()
+        let notAbsolute = InvalidValue("is not an absolute URL (expected https://host/path)")
+        guard let colon = text.firstIndex(of: ":"), Self.isSchemeName(text[..<colon]) else { throw notAbsolute }
+        let schemeName = text[..<colon].lowercased()
         guard let scheme = Scheme(rawValue: schemeName) else {
             throw InvalidValue("uses the scheme \(quotedForMessage(schemeName)); only https (and http to this box itself) are supported")
         }
-        let afterScheme = text[schemeEnd.upperBound...]
+        let hierarchicalPart = text[text.index(after: colon)...]
+        guard hierarchicalPart.hasPrefix("//") else { throw notAbsolute }
+        let afterScheme = hierarchicalPart.dropFirst(2)
         let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterScheme.endIndex
         let (host, port) = try Self.parseAuthority(afterScheme[..<authorityEnd])
         let (path, query) = try Self.splitPathAndQuery(afterScheme[authorityEnd...])
