@@ -56,6 +56,10 @@ import Testing
         .init(text: "{\"a\" 1}", line: 1, column: 6, reason: "expected ':' after the member name, found '1'"),
         .init(text: "{a: 1}", line: 1, column: 2, reason: "expected a quoted member name, found 'a'"),
         .init(text: "[1 2]", line: 1, column: 4, reason: "expected ',' or ']', found '2'"),
+        .init(text: "[1,,2]", line: 1, column: 4, reason: "expected a value, found ','"),
+        .init(text: "[,]", line: 1, column: 2, reason: "expected a value, found ','"),
+        .init(text: "{,}", line: 1, column: 2, reason: "expected a quoted member name, found ','"),
+        .init(text: "[1, 2,] x", line: 1, column: 9, reason: "unexpected 'x' after the end of the document"),
         .init(text: "\r\n\r\n  [01]", line: 3, column: 5, reason: "expected ',' or ']', found '1'"),
         .init(text: "[\"tab\there\"]", line: 1, column: 6, reason: "unescaped control character U+0009 in a string"),
         .init(text: "[\"\\x\"]", line: 1, column: 4, reason: "invalid escape \\'x'"),
@@ -72,8 +76,19 @@ import Testing
     }
 
     @Test func locatorAgreesWithTheDecoderOnValidDocuments() {
-        for text in ["{}", "[]", "0", "-0.5e+3", "\"\\u00e9\"", " {\"a\":[{\"b\":null}]} "] {
+        for text in ["{}", "[]", "0", "-0.5e+3", "\"\\u00e9\"", " {\"a\":[{\"b\":null}]} ", "[1,]", "{\"a\":1,}"] {
             #expect(JSONSyntaxLocator.firstError(in: Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
+    /// JSONDecoder (swift-foundation) accepts a trailing comma; the box follows its JSON reader.
+    @Test func trailingCommasAreAcceptedLikeJSONDecoderDoes() throws {
+        #expect(try JSONValue.parse(Array(#"{"a": [1, 2,],}"#.utf8)) == ["a": [1, 2]])
+    }
+
+    @Test func leadingZerosAreRefusedWithAPosition() {
+        #expect(throws: JSONParseError(line: 1, column: 3, reason: "expected ',' or ']', found '1'")) {
+            try JSONValue.parse(Array("[01]".utf8))
         }
     }
 

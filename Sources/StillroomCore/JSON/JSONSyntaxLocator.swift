@@ -1,4 +1,5 @@
-// Finds where a JSON document first breaks the grammar of RFC 8259, so a malformed catalog can be
+// Finds where a JSON document first breaks the grammar of RFC 8259 (as relaxed by JSONDecoder, which
+// accepts one trailing comma in a container), so a malformed catalog can be
 // reported as "line 12, column 5" instead of "not valid JSON". It only runs after JSONDecoder has
 // refused a document, and it is iterative (an explicit stack) so deep nesting cannot exhaust the stack.
 
@@ -14,7 +15,6 @@ enum JSONSyntaxLocator {
         case value
         case valueOrArrayEnd
         case keyOrObjectEnd
-        case key
         case colon
         case commaOrEnd
     }
@@ -61,8 +61,8 @@ enum JSONSyntaxLocator {
                 default:
                     return SyntaxError(offset: scanner.index, reason: "expected a value, found \(scanner.describeCurrent())")
                 }
-            case .keyOrObjectEnd, .key:
-                if expectation == .keyOrObjectEnd && byte == UInt8(ascii: "}") {
+            case .keyOrObjectEnd:
+                if byte == UInt8(ascii: "}") {
                     openContainers.removeLast()
                     scanner.index += 1
                     expectation = .commaOrEnd
@@ -86,7 +86,8 @@ enum JSONSyntaxLocator {
                 let closer = innermost == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
                 if byte == UInt8(ascii: ",") {
                     scanner.index += 1
-                    expectation = innermost == UInt8(ascii: "[") ? .value : .key
+                    // JSONDecoder accepts one trailing comma before a closer, so the locator does too.
+                    expectation = innermost == UInt8(ascii: "[") ? .valueOrArrayEnd : .keyOrObjectEnd
                 } else if byte == closer {
                     openContainers.removeLast()
                     scanner.index += 1
