@@ -89,7 +89,7 @@ public enum CatalogParser {
 
     /// Checks `schema`; anything but the supported version means the rest cannot be trusted to mean
     /// what this firmware thinks, so the caller stops with an empty catalog.
-    private static func readSchema(_ reader: inout FieldReader) -> Bool {
+    static func readSchema(_ reader: inout FieldReader) -> Bool {
         guard let value = reader.value("schema", required: true) else { return false }
         guard let version = value.integerValue else {
             reader.report("schema", "expected the whole number \(Catalog.supportedSchema), got \(value.briefDescription)")
