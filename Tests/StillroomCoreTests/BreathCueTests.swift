@@ -41,6 +41,12 @@ import StillroomCore
         #expect(try parse(Self.valid).cue(atSeconds: seconds)?.phase == phase)
     }
 
+    @Test func lookupByDurationMatchesLookupBySeconds() throws {
+        let track = try parse(Self.valid)
+        #expect(track.cue(at: .milliseconds(15_999))?.phase == .inhale)
+        #expect(track.cue(at: .seconds(16))?.phase == .hold)
+    }
+
     @Test func emptyTrackHasNoCueAnywhere() {
         #expect(BreathCueTrack(cues: []).cue(atSeconds: 0) == nil)
     }

@@ -92,6 +92,31 @@ import Testing
         }
     }
 
+    @Test func positionsIgnoreAByteOrderMark() {
+        #expect(throws: JSONParseError(line: 1, column: 4, reason: "expected a value, found ','")) {
+            try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array("[1,,]".utf8))
+        }
+    }
+
+    @Test(arguments: [65, 600, 100_000])
+    func deepButBalancedNestingIsRefusedQuickly(_ depth: Int) {
+        let text = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(throws: JSONParseError(line: 1, column: 65, reason: "arrays and objects nested more than 64 deep")) {
+            try JSONValue.parse(Array(text.utf8))
+        }
+    }
+
+    @Test func nestingUpToTheLimitIsAccepted() throws {
+        let text = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { try JSONValue.parse(Array(text.utf8)) }
+    }
+
+    @Test func theNestingLimitCanBeLowered() {
+        #expect(throws: JSONParseError(line: 1, column: 7, reason: "arrays and objects nested more than 1 deep")) {
+            try JSONValue.parse(Array(#"{"a": [1]}"#.utf8), maximumNesting: 1)
+        }
+    }
+
     @Test func deepNestingIsReportedNotCrashed() {
         let text = String(repeating: "[", count: 100_000)
         #expect(throws: JSONParseError.self) { try JSONValue.parse(Array(text.utf8)) }

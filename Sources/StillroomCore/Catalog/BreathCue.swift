@@ -38,4 +38,9 @@ public struct BreathCueTrack: Sendable, Hashable {
         guard low > 0, seconds < cues[low - 1].endSeconds else { return nil }
         return cues[low - 1]
     }
+
+    /// The cue covering a playback position given as a `Duration`, as the player counts time.
+    public func cue(at time: Duration) -> BreathCue? {
+        cue(atSeconds: time.seconds)
+    }
 }

@@ -1,7 +1,8 @@
 // Finds where a JSON document first breaks the grammar of RFC 8259 (as relaxed by JSONDecoder, which
 // accepts one trailing comma in a container), so a malformed catalog can be
-// reported as "line 12, column 5" instead of "not valid JSON". It only runs after JSONDecoder has
-// refused a document, and it is iterative (an explicit stack) so deep nesting cannot exhaust the stack.
+// reported as "line 12, column 5" instead of "not valid JSON", and enforces a nesting limit before
+// JSONDecoder sees the bytes. It is linear and iterative (an explicit stack), so hostile input can
+// neither exhaust the stack nor take long.
 
 /// Locates the first syntax error in a JSON document.
 enum JSONSyntaxLocator {
@@ -9,6 +10,8 @@ enum JSONSyntaxLocator {
         /// Byte offset of the offending character (or of the end, when input ran out).
         var offset: Int
         var reason: String
+        /// True when the only fault found is nesting deeper than allowed.
+        var isNestingTooDeep = false
     }
 
     private enum Expectation {
@@ -19,8 +22,12 @@ enum JSONSyntaxLocator {
         case commaOrEnd
     }
 
+    /// JSONDecoder refuses documents nested deeper than this (measured on swift-foundation 6.3).
+    static let decoderNestingLimit = 512
+
     /// The first syntax error, or `nil` when the bytes are well-formed JSON.
-    static func firstError(in bytes: [UInt8]) -> SyntaxError? {
+    /// - Parameter maximumNesting: how many arrays and objects may be open at once.
+    static func firstError(in bytes: [UInt8], maximumNesting: Int = decoderNestingLimit) -> SyntaxError? {
         var scanner = Scanner(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.index = 3 }
         var openContainers: [UInt8] = [] // "[" or "{" for each container not yet closed
@@ -39,6 +46,10 @@ enum JSONSyntaxLocator {
                     scanner.index += 1
                     expectation = .commaOrEnd
                     continue
+                }
+                if (byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")) && openContainers.count == maximumNesting {
+                    return SyntaxError(
+                        offset: scanner.index, reason: "arrays and objects nested more than \(maximumNesting) deep", isNestingTooDeep: true)
                 }
                 switch byte {
                 case UInt8(ascii: "{"):
