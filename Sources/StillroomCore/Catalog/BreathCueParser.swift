@@ -47,6 +47,7 @@ public enum BreathCueParser {
         return BreathCueTrack(cues: cues)
     }
 
+    /// Same as `parse(_:fileName:recordingSeconds:)` for bytes held in an array.
     public static func parse(_ bytes: [UInt8], fileName: String, recordingSeconds: Double) throws(ContentFileRejected) -> BreathCueTrack {
         try parse(Data(bytes), fileName: fileName, recordingSeconds: recordingSeconds)
     }

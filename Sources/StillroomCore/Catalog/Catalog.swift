@@ -8,6 +8,7 @@ public struct Catalog: Sendable, Hashable {
 
     /// The bundled session PLAY starts on first boot, when the catalog names a valid one.
     public var defaultSessionID: ContentID?
+    /// In file order, which is the order the library shows.
     public var sessions: [Session]
     public var sounds: [Sound]
 
@@ -20,10 +21,12 @@ public struct Catalog: Sendable, Hashable {
     /// No sessions, no sounds: what a catalog that cannot be read at all loads as.
     public static let empty = Catalog()
 
+    /// The loaded session with this id (a linear search: catalogs hold tens of sessions).
     public func session(withID id: ContentID) -> Session? {
         sessions.first { $0.id == id }
     }
 
+    /// The loaded sound with this id.
     public func sound(withID id: ContentID) -> Sound? {
         sounds.first { $0.id == id }
     }

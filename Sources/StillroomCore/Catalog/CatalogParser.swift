@@ -2,6 +2,7 @@ import FoundationEssentials
 
 /// What parsing a catalog or manifest produced: everything that passed validation, and every problem.
 public struct CatalogParseResult: Sendable, Hashable {
+    /// Everything that passed validation; possibly empty, always usable.
     public var catalog: Catalog
     /// Empty when the file was entirely valid. The daemon logs each one; entries named here are absent
     /// from `catalog`.
@@ -34,6 +35,7 @@ public enum CatalogParser {
         parse(data, fileName: fileName, source: .bundledCatalog)
     }
 
+    /// Same as `parseCatalog(_:fileName:)` for bytes held in an array.
     public static func parseCatalog(_ bytes: [UInt8], fileName: String) -> CatalogParseResult {
         parse(Data(bytes), fileName: fileName, source: .bundledCatalog)
     }
@@ -45,6 +47,7 @@ public enum CatalogParser {
         parse(data, fileName: fileName, source: .remoteManifest(manifestURL: manifestURL))
     }
 
+    /// Same as `parseManifest(_:fileName:manifestURL:)` for bytes held in an array.
     public static func parseManifest(_ bytes: [UInt8], fileName: String, manifestURL: RemoteURL) -> CatalogParseResult {
         parse(Data(bytes), fileName: fileName, source: .remoteManifest(manifestURL: manifestURL))
     }

@@ -32,6 +32,7 @@ public struct ContentProblem: Error, Sendable, Hashable, CustomStringConvertible
     public var entry: Entry?
     /// The JSON member, dotted for nested ones ("remote.sha256"); `nil` when the problem is the entry itself.
     public var field: String?
+    /// What is wrong, as a sentence fragment that follows the field: "must not be empty".
     public var message: String
 
     public init(fileName: String, entry: Entry? = nil, field: String? = nil, message: String) {

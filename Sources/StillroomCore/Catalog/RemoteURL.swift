@@ -17,6 +17,7 @@ public struct RemoteURL: Sendable, Hashable, CustomStringConvertible {
     public let scheme: Scheme
     /// Lowercased; an IPv6 literal without its brackets ("::1").
     public let host: String
+    /// `nil` when the URL gives none (the scheme's default port applies).
     public let port: Int?
     /// Always starts with "/"; dot segments already removed.
     public let path: String

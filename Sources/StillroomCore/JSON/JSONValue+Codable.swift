@@ -49,6 +49,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Writes the value back as the JSON kind it came from (the control protocol sends JSONValue too).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -22,11 +22,13 @@ extension JSONValue {
         return nil
     }
 
+    /// The string when this value is one, else `nil`.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The number when this value is one, else `nil`.
     public var doubleValue: Double? {
         if case .number(let value) = self { return value }
         return nil
@@ -40,16 +42,19 @@ extension JSONValue {
         return Int(value)
     }
 
+    /// The boolean when this value is one, else `nil`.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The array when this value is one, else `nil`.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// The object's members when this value is one, else `nil`.
     public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil

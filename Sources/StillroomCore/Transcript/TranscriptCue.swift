@@ -2,6 +2,7 @@
 public struct TranscriptCue: Sendable, Hashable {
     /// The optional line before the timing line ("intro", "3").
     public var identifier: String?
+    /// From the start of the recording.
     public var start: Duration
     /// Always after `start`; the cue covers `start ..< end`.
     public var end: Duration

@@ -20,6 +20,7 @@ public struct WebVTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case arrowInBlock(keyword: String)
     }
 
+    /// The name given to the parser.
     public var fileName: String
     /// 1-based; LF, CR and CRLF each end one line.
     public var line: Int

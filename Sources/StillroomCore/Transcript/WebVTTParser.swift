@@ -17,6 +17,7 @@ public enum WebVTTParser {
         try parse([UInt8](data), fileName: fileName)
     }
 
+    /// Same as `parse(_:fileName:)` for bytes held in an array.
     public static func parse(_ bytes: [UInt8], fileName: String) throws(WebVTTError) -> Transcript {
         let withoutByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
         // Invalid UTF-8 becomes U+FFFD, as the format prescribes; it is text, not a reason to refuse.
