@@ -32,17 +32,33 @@ final class Connection {
 
     deinit { close() }
 
-    /// Opens `path` with SQLITE_OPEN_* `flags` (always adding NOMUTEX: one thread uses a connection).
-    static func open(path: String, readOnly: Bool, create: Bool, operation: String) throws(StoreError) -> Connection {
+    /// How to open a connection.
+    enum Mode {
+        /// Read and write, creating the file if it is missing.
+        case readWriteCreate
+        /// Read only.
+        case readOnly
+        /// Read only, and never write the -shm file either (URI parameter readonly_shm=1): used to check a
+        /// database that may be set aside, so that all its files keep their bytes. SQLite then keeps the
+        /// WAL index in heap memory. Needs an existing -shm.
+        case readOnlyUntouched
+    }
+
+    /// Opens `path` (always with NOMUTEX: one thread uses a connection).
+    static func open(path: String, mode: Mode, operation: String) throws(StoreError) -> Connection {
         var flags = SQLITE_OPEN_NOMUTEX
-        if readOnly {
+        var name = path
+        switch mode {
+        case .readWriteCreate:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly:
             flags |= SQLITE_OPEN_READONLY
-        } else {
-            flags |= SQLITE_OPEN_READWRITE
-            if create { flags |= SQLITE_OPEN_CREATE }
+        case .readOnlyUntouched:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + uriEscaped(path) + "?mode=ro&readonly_shm=1"
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             let extended = db.map { sqlite3_extended_errcode($0) } ?? rc
@@ -53,6 +69,24 @@ final class Connection {
         // Extended codes tell SQLITE_IOERR_FSYNC from SQLITE_IOERR_WRITE in logs.
         _ = sqlite3_extended_result_codes(db, 1) // Only fails on a null handle.
         return Connection(handle: db, path: path)
+    }
+
+    /// A path as the path part of a file: URI: every byte but unreserved characters and "/" %-escaped,
+    /// so "?", "#" and "%" in a directory name cannot be read as URI syntax.
+    static func uriEscaped(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Finalizes every statement and closes the connection. Safe to call twice.

@@ -11,6 +11,28 @@ enum FileSystem {
         return lstat(path, &info) == 0
     }
 
+    /// Up to the first 16 bytes of the file (empty for an empty file), or nil when it cannot be read.
+    static func header(_ path: String) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) } // Read-only: nothing to flush.
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, 16 - filled) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// Whether `path` is a regular file (following symlinks); false when it does not exist.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// The directory part of `path` ("." when there is none).
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

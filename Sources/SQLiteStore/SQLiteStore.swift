@@ -70,6 +70,10 @@ public final class SQLiteStore {
         var damage: String?
         var checkOnWriter = false
         let existed = FileSystem.exists(path)
+        if existed && !FileSystem.isRegularFile(path) {
+            throw StoreError.store(.cannotOpen, operation: "open", message: "\(path) is not a regular file",
+                                   code: SQLITE_CANTOPEN)
+        }
         if existed {
             switch try inspect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
             case .healthy: break
@@ -128,11 +132,11 @@ public final class SQLiteStore {
         path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds
     ) throws(StoreError) -> SQLiteStore {
         let operation = "open read-only"
-        guard FileSystem.exists(path) else {
-            throw StoreError.store(.cannotOpen, operation: operation, message: "no database at \(path)",
+        guard FileSystem.isRegularFile(path) else {
+            throw StoreError.store(.cannotOpen, operation: operation, message: "no database file at \(path)",
                                    code: SQLITE_CANTOPEN)
         }
-        let connection = try Connection.open(path: path, readOnly: true, create: false, operation: operation)
+        let connection = try Connection.open(path: path, mode: .readOnly, operation: operation)
         connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
         let store = SQLiteStore(connection: connection, path: path, isReadOnly: true)
         let version = try Schema.userVersion(connection, operation: operation)
@@ -156,15 +160,29 @@ public final class SQLiteStore {
         case needsWriter
     }
 
-    /// Runs quick_check on a read-only connection. Damage comes back as a value; other failures (locks,
-    /// permissions, I/O) are thrown, since moving a healthy file aside for them would be wrong.
+    /// Checks the database without writing to any of its files. Damage comes back as a value; other
+    /// failures (locks, permissions, I/O) are thrown, since moving a healthy file aside for them would be wrong.
+    ///
+    /// 1. A non-empty file that does not start with SQLite's magic header is damaged; SQLite is not asked.
+    /// 2. With a -shm present, quick_check runs with readonly_shm=1 so not even the -shm is written.
+    /// 3. Otherwise (or if SQLite cannot use that -shm read-only), a plain read-only connection runs it;
+    ///    it may create or re-initialise the -shm, an index SQLite rebuilds from the -wal, but never
+    ///    writes the database or the -wal.
     private static func inspect(path: String, busyTimeoutMilliseconds: Int) throws(StoreError) -> Inspection {
+        if let header = FileSystem.header(path), !header.isEmpty, !header.elementsEqual(sqliteMagic) {
+            return .damaged("file is not a database (no SQLite header)")
+        }
+        if FileSystem.exists(path + "-shm") {
+            do throws(StoreError) {
+                return try quickCheck(path: path, mode: .readOnlyUntouched, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            } catch let error where error.kind == .corrupt || error.kind == .notADatabase {
+                return .damaged(error.message)
+            } catch {
+                // SQLite could not work from that -shm without writing it (SQLITE_PROTOCOL, …): step 3.
+            }
+        }
         do {
-            let connection = try Connection.open(path: path, readOnly: true, create: false, operation: "check")
-            defer { connection.close() }
-            connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
-            let report = try connection.executeReturningText("PRAGMA quick_check", operation: "check")
-            return report == ["ok"] ? .healthy : .damaged("quick_check: " + report.prefix(5).joined(separator: "; "))
+            return try quickCheck(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
             switch error.kind {
             case .corrupt, .notADatabase: return .damaged(error.message)
@@ -174,12 +192,25 @@ public final class SQLiteStore {
         }
     }
 
+    private static func quickCheck(
+        path: String, mode: Connection.Mode, busyTimeoutMilliseconds: Int
+    ) throws(StoreError) -> Inspection {
+        let connection = try Connection.open(path: path, mode: mode, operation: "check")
+        defer { connection.close() }
+        connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
+        let report = try connection.executeReturningText("PRAGMA quick_check", operation: "check")
+        return report == ["ok"] ? .healthy : .damaged("quick_check: " + report.prefix(5).joined(separator: "; "))
+    }
+
+    /// The first 16 bytes of every SQLite 3 database: "SQLite format 3" and a NUL.
+    private static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
+
     /// Opens the read-write connection, configures it and migrates. Returns the version found.
     private static func openWriter(
         path: String, busyTimeoutMilliseconds: Int, check: Bool
     ) throws(StoreError) -> (SQLiteStore, Int) {
         let operation = "open"
-        let connection = try Connection.open(path: path, readOnly: false, create: true, operation: operation)
+        let connection = try Connection.open(path: path, mode: .readWriteCreate, operation: operation)
         let store = SQLiteStore(connection: connection, path: path, isReadOnly: false)
         connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
         if check {

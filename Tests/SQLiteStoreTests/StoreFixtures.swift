@@ -142,6 +142,11 @@ func readBytes(_ path: String) -> [UInt8]? {
     return bytes
 }
 
+/// Whether a file holds exactly `expected` (a Bool, so a failed expectation does not print megabytes).
+func fileHolds(_ path: String, _ expected: [UInt8]?) -> Bool {
+    readBytes(path) == expected
+}
+
 /// Replaces a file's content.
 func writeBytes(_ path: String, _ bytes: [UInt8]) {
     let file = fopen(path, "wb")!
