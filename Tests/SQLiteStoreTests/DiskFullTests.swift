@@ -16,7 +16,7 @@ import Testing
     let bulky = String(repeating: "x", count: 3000)
 
     @Test func diskFullIsADistinctErrorAndKeepsCommittedData() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let store = try sandbox.open().store
             let sample = try SampleData.write(into: store)
             try fillDisk(store)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aTransactionThatRunsOutOfSpaceKeepsNoneOfItsWrites() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let store = try sandbox.open().store
             try store.setSetting("before", to: "kept", now: testNow)
             try fillDisk(store)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aPracticeRunInsertOnAFullDiskFailsCleanly() throws {
-        try withFreshStore { store, _ in
+        try withFreshStore { (store, _) throws in
             let first = try store.insertPracticeRun(PracticeRunRecord(
                 sessionID: "s", startedAt: testNow, recordingSeconds: 300, clockTrusted: true, updatedAt: testNow))
             try fillDisk(store)

@@ -51,7 +51,7 @@ struct MigrationFixture: Sendable {
     @Test(arguments: MigrationFixture.all.map(\.version))
     func migratesFromOlderVersion(_ version: Int) throws {
         let fixture = try #require(MigrationFixture.all.first { $0.version == version })
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             // The database as older firmware would have left it: built by the migrations up to `version`.
             do {
                 let connection = try Connection.open(path: sandbox.path, mode: .readWriteCreate, operation: "fixture")
@@ -78,7 +78,7 @@ struct MigrationFixture: Sendable {
     }
 
     @Test func eachMigrationStepSetsItsOwnVersion() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let connection = try Connection.open(path: sandbox.path, mode: .readWriteCreate, operation: "test")
             defer { connection.close() }
             for migration in Schema.migrations {
@@ -89,7 +89,7 @@ struct MigrationFixture: Sendable {
     }
 
     @Test func aFailedMigrationLeavesThePreviousVersionIntact() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             // A version-0 file where migration 1 cannot run (a table of that name is already there):
             // the migration's transaction must roll back completely, user_version included.
             do {

@@ -11,7 +11,7 @@ import Testing
     static let stamp = "20260314T221503Z" // testNow in UTC
 
     @Test func garbageFileIsMovedAsideWithItsWalAndShm() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let garbage = noiseBytes(count: 20_000)
             let wal = noiseBytes(count: 8_000, seed: 2)
             let shm = noiseBytes(count: 32_768, seed: 3)
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: [50, 4096, 3 * 4096, -1])
     func truncatedFileIsMovedAside(keepingBytes: Int) throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let store = try sandbox.open().store
             try store.transaction {
                 for index in 0..<400 {
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func failedQuickCheckMovesTheDatabaseAndItsWalAside() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             // Enough favourites to fill several pages, checkpointed into the main file by a clean close.
             let store = try sandbox.open().store
             try store.transaction {
@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func theNoticeSurvivesARestartUntilDismissed() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             writeBytes(sandbox.path, noiseBytes(count: 5000))
             let first = try sandbox.open()
             first.store.close()
@@ -147,7 +147,7 @@ import Testing
     @Test func twoDamagedDatabasesAtTheSameClockKeepBothCopies() throws {
         // A box without an RTC may boot with the same wall time twice; the second move must not
         // overwrite the first copy.
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let firstGarbage = noiseBytes(count: 3000, seed: 11)
             let secondGarbage = noiseBytes(count: 3000, seed: 12)
             writeBytes(sandbox.path, firstGarbage)
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func aLockedDatabaseIsBusyAndMovesNothing() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             try sandbox.open().store.close()
             // Another process holding an exclusive lock: not damage, so nothing may be moved.
             let holder = try RawDatabase(path: sandbox.path)

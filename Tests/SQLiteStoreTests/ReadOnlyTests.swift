@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct ReadOnlyTests {
     @Test func readsWhileAWriterHasTheDatabaseOpen() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let writer = try sandbox.open().store
             defer { writer.close() }
             let sample = try SampleData.write(into: writer)
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func refusesEveryKindOfWriteWithAClearError() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let writer = try sandbox.open().store
             defer { writer.close() }
             try writer.setSetting("volume", to: "0.4", now: testNow)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func readsWhenTheDaemonIsDown() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let writer = try sandbox.open().store
             let sample = try SampleData.write(into: writer)
             writer.close()
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func readsACrashImageWithoutChangingTheDatabaseOrWal() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             let writer = try sandbox.open().store
             defer { writer.close() }
             let sample = try SampleData.write(into: writer)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func anUnmigratedDatabaseIsASchemaMismatch() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             try RawDatabase(path: sandbox.path).exec("CREATE TABLE t (x)") // user_version 0
             let error = expectStoreError(.schemaMismatch) { _ = try SQLiteStore.openReadOnly(path: sandbox.path) }
             #expect(error?.message.contains("start the daemon") == true)
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func aNewerDatabaseIsSchemaTooNew() throws {
-        try withSandbox { sandbox in
+        try withSandbox { (sandbox) throws in
             try sandbox.open().store.close()
             try RawDatabase(path: sandbox.path).exec("PRAGMA user_version = \(SQLiteStore.schemaVersion + 1)")
             expectStoreError(.schemaTooNew) { _ = try SQLiteStore.openReadOnly(path: sandbox.path) }

@@ -46,7 +46,7 @@ func withSandbox<T>(_ body: (StoreSandbox) throws -> T) rethrows -> T {
 
 /// Runs `body` with a freshly created store (closed afterwards).
 func withFreshStore<T>(_ body: (SQLiteStore, StoreSandbox) throws -> T) throws -> T {
-    try withSandbox { sandbox in
+    try withSandbox { (sandbox) throws in
         let store = try sandbox.open().store
         defer { store.close() }
         return try body(store, sandbox)
