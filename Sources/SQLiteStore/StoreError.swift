@@ -63,7 +63,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         let lead: String
         switch kind {
         case .diskFull: lead = "disk full: the database could not grow, nothing new was saved"
-        case .readOnly: lead = "read-only: this store cannot write"
+        case .readOnly: lead = "read-only: the database cannot be written through this store"
         case .busy: lead = "database busy"
         case .corrupt: lead = "database damaged"
         case .notADatabase: lead = "not a database"

@@ -63,6 +63,23 @@ import Testing
         }
     }
 
+    @Test func theDaemonOpensNormallyAfterTheCLIReadWhileItWasDown() throws {
+        // A read-only connection leaves an empty -wal and a -shm behind; the next writer must not mind.
+        try withSandbox { (sandbox) throws in
+            let writer = try sandbox.open().store
+            let sample = try SampleData.write(into: writer)
+            writer.close()
+            let reader = try SQLiteStore.openReadOnly(path: sandbox.path)
+            try sample.verify(in: reader)
+            reader.close()
+
+            let reopened = try sandbox.open()
+            defer { reopened.store.close() }
+            #expect(reopened.outcome == .opened)
+            try sample.verify(in: reopened.store)
+        }
+    }
+
     @Test func readsACrashImageWithoutChangingTheDatabaseOrWal() throws {
         try withSandbox { (sandbox) throws in
             let writer = try sandbox.open().store

@@ -175,7 +175,7 @@ func noiseBytes(count: Int, seed: UInt64 = 0x5EED_1234_ABCD_0001) -> [UInt8] {
 /// Copies a database with its -wal and -shm while a connection still has it open: what the card would
 /// hold if the power were cut at this moment (everything committed with synchronous=FULL is in it).
 func snapshotAsIfPowerCut(from source: String, to target: String) {
-    for suffix in ["", "-wal", "-shm"] where fileExists(source + suffix) {
+    for suffix in ["", "-wal", "-shm", "-journal"] where fileExists(source + suffix) {
         writeBytes(target + suffix, readBytes(source + suffix)!)
     }
 }
