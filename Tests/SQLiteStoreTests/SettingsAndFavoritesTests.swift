@@ -111,8 +111,7 @@ import Testing
     @Test func anUnknownStoredStateIsInvalidData() throws {
         try withFreshStore { (store, _) throws in
             try store.upsertDownload(record("a", .queued))
-            // Only a foreign writer could do this (the CHECK stops it); drop the check by rewriting the row's
-            // state through a schema-less path: a raw connection with the constraint ignored.
+            // The CHECK stops this in normal use; a foreign tool could still do it with checks switched off.
             try store.rawExec("PRAGMA ignore_check_constraints = ON")
             try store.rawExec("UPDATE audio_download SET state = 'paused'")
             let error = expectStoreError(.invalidData) { _ = try store.download(sessionID: "a") }
