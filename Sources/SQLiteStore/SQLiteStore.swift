@@ -1,1 +1,336 @@
-// The SQLiteStore module; see docs/architecture.md.
+// SQLiteStore: Stillroom's user data (settings, favourites, downloads, checkpoints, practice history,
+// reminder preference, audio length cache, notices) in one SQLite file under /var/lib/stillroom.
+//
+// Durability choices, in short (docs/data.md has the long form):
+// - One connection per process. SQLite 3.7.0–3.51.2 (Debian 12 ships 3.40.1) has a WAL-reset bug that
+//   needs two connections writing or checkpointing at once; one writer cannot hit it.
+// - WAL: a commit appends to the -wal file instead of rewriting pages in place, readers (the maintenance
+//   CLI) never block the writer, and a torn tail after a power cut is ignored thanks to frame checksums.
+// - synchronous=FULL: the -wal is fsynced at every commit, so a commit that returned is on the card. With
+//   NORMAL the last ~30 s of commits could roll back after a power cut, breaking "lose at most 10 s".
+// - quick_check before anything writes: a damaged file is moved aside exactly as found, never deleted.
+
+internal import CSQLite
+import StillroomCore
+
+/// The store. Not thread-safe: use it from one thread (the daemon's loop thread).
+///
+/// Every method that touches the database throws `StoreError`. Times are `UnixMilliseconds` supplied by
+/// the caller; the store never reads a clock.
+public final class SQLiteStore {
+    /// What `open(path:now:)` returns: the store, and what happened on the way (for the caller to log).
+    public struct Opened {
+        public let store: SQLiteStore
+        public let outcome: OpenOutcome
+    }
+
+    /// The schema version this build reads and writes (`PRAGMA user_version`).
+    public static var schemaVersion: Int { Schema.latestVersion }
+
+    /// How long to wait for another connection's lock before failing with `busy`. Only the maintenance
+    /// CLI ever opens a second connection, and in WAL mode its reads do not block our writes, so this
+    /// covers short moments such as WAL recovery at open.
+    public static let defaultBusyTimeoutMilliseconds = 2000
+
+    /// The database file.
+    public let path: String
+    /// Whether this store was opened with `openReadOnly`; every write then fails with `readOnly`.
+    public let isReadOnly: Bool
+
+    let connection: Connection
+    private var transactionDepth = 0
+
+    private init(connection: Connection, path: String, isReadOnly: Bool) {
+        self.connection = connection
+        self.path = path
+        self.isReadOnly = isReadOnly
+    }
+
+    deinit { connection.close() }
+
+    /// Closes the connection (checkpointing the WAL into the database when this was the last connection).
+    /// Any later use throws `closed`.
+    public func close() { connection.close() }
+
+    // MARK: - Opening
+
+    /// Opens (creating if needed) the database at `path` for the daemon, the one writer.
+    ///
+    /// In order: if the file exists, checks it with `PRAGMA quick_check` on a read-only connection, so
+    /// nothing is written to a file that may be damaged; if the check fails, or SQLite says the file is not
+    /// a database or is corrupt, moves it and its -wal/-shm/-journal aside under a name with `now` in it
+    /// (never deleting anything) and creates a fresh database with a `databaseMovedAside` notice. Then sets
+    /// the PRAGMAs and migrates to `schemaVersion`.
+    ///
+    /// - Throws: `StoreError`; `schemaTooNew` when the file was written by newer firmware (it is left
+    ///   alone), `busy`, `cannotOpen`, `ioError`, `diskFull`, `moveAsideFailed`.
+    public static func open(
+        path: String, now: UnixMilliseconds, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds
+    ) throws(StoreError) -> Opened {
+        var damage: String?
+        var checkOnWriter = false
+        let existed = FileSystem.exists(path)
+        if existed && !FileSystem.isRegularFile(path) {
+            throw StoreError.store(.cannotOpen, operation: "open", message: "\(path) is not a regular file",
+                                   code: SQLITE_CANTOPEN)
+        }
+        if existed {
+            switch try inspect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+            case .healthy: break
+            case .damaged(let reason): damage = reason
+            case .needsWriter: checkOnWriter = true
+            }
+        }
+        var moved: (database: String, files: [MovedAside.MovedFile], reason: String)?
+        if let damage {
+            let result = try FileSystem.moveAside(path, now: now)
+            moved = (result.database, result.files, damage)
+        }
+
+        var store: SQLiteStore
+        var fromVersion: Int
+        do {
+            (store, fromVersion) = try openWriter(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                                  check: checkOnWriter && moved == nil)
+        } catch let error where moved == nil && (error.kind == .corrupt || error.kind == .notADatabase) {
+            // Damage the read-only check could not see (or that stopped it from running): same policy.
+            let result = try FileSystem.moveAside(path, now: now)
+            moved = (result.database, result.files, error.message)
+            (store, fromVersion) = try openWriter(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, check: false)
+        }
+
+        if !existed || moved != nil {
+            // SQLite fsyncs the files it writes, but not the directory entry of a newly created database.
+            try FileSystem.syncDirectory(FileSystem.directory(of: path), operation: "open")
+        }
+
+        let outcome: OpenOutcome
+        if let moved {
+            let notice = try store.addNotice(
+                kind: .databaseMovedAside,
+                message: "Stillroom's saved data could not be read, so it was set aside as \(moved.database) and "
+                    + "a fresh start was made. Settings, favourites, downloads and history start empty.",
+                now: now)
+            outcome = .movedAside(MovedAside(reason: moved.reason, movedDatabasePath: moved.database,
+                                             movedFiles: moved.files, noticeID: notice.id))
+        } else if fromVersion == 0 {
+            outcome = .created
+        } else if fromVersion < schemaVersion {
+            outcome = .migrated(from: fromVersion, to: schemaVersion)
+        } else {
+            outcome = .opened
+        }
+        return Opened(store: store, outcome: outcome)
+    }
+
+    /// Opens an existing database read-only, for the maintenance CLI while the daemon may or may not be
+    /// running. It never creates, checks, migrates or moves anything; every write fails with `readOnly`.
+    ///
+    /// - Throws: `cannotOpen` when there is no database, `schemaTooNew` / `schemaMismatch` when its schema
+    ///   version is not this build's, and SQLite's errors (`notADatabase`, `corrupt`, …) as they come.
+    public static func openReadOnly(
+        path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds
+    ) throws(StoreError) -> SQLiteStore {
+        let operation = "open read-only"
+        guard FileSystem.isRegularFile(path) else {
+            throw StoreError.store(.cannotOpen, operation: operation, message: "no database file at \(path)",
+                                   code: SQLITE_CANTOPEN)
+        }
+        let connection = try Connection.open(path: path, mode: .readOnly, operation: operation)
+        connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
+        let store = SQLiteStore(connection: connection, path: path, isReadOnly: true)
+        let version = try Schema.userVersion(connection, operation: operation)
+        if version > schemaVersion {
+            throw StoreError.store(.schemaTooNew, operation: operation,
+                                   message: "schema version \(version) is newer than this build's \(schemaVersion)")
+        }
+        if version < schemaVersion {
+            throw StoreError.store(.schemaMismatch, operation: operation,
+                                   message: "schema version \(version), this build reads \(schemaVersion); "
+                                       + "start the daemon once to migrate it")
+        }
+        return store
+    }
+
+    private enum Inspection {
+        case healthy
+        case damaged(String)
+        /// The file could not be checked read-only (a rollback journal needs replaying first, which only a
+        /// writer may do); check it on the writer instead.
+        case needsWriter
+    }
+
+    /// Checks the database without writing to any of its files. Damage comes back as a value; other
+    /// failures (locks, permissions, I/O) are thrown, since moving a healthy file aside for them would be wrong.
+    ///
+    /// 1. A non-empty file that does not start with SQLite's magic header is damaged; SQLite is not asked.
+    /// 2. With a -shm present, quick_check runs with readonly_shm=1 so not even the -shm is written.
+    /// 3. Otherwise (or if SQLite cannot use that -shm read-only), a plain read-only connection runs it;
+    ///    it may create or re-initialise the -shm, an index SQLite rebuilds from the -wal, but never
+    ///    writes the database or the -wal.
+    private static func inspect(path: String, busyTimeoutMilliseconds: Int) throws(StoreError) -> Inspection {
+        if let header = FileSystem.header(path), !header.isEmpty, !header.elementsEqual(sqliteMagic) {
+            return .damaged("file is not a database (no SQLite header)")
+        }
+        if FileSystem.exists(path + "-shm") {
+            do throws(StoreError) {
+                return try quickCheck(path: path, mode: .readOnlyUntouched, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            } catch let error where error.kind == .corrupt || error.kind == .notADatabase {
+                return .damaged(error.message)
+            } catch {
+                // SQLite could not work from that -shm without writing it (SQLITE_PROTOCOL, …): step 3.
+            }
+        }
+        do {
+            return try quickCheck(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch {
+            switch error.kind {
+            case .corrupt, .notADatabase: return .damaged(error.message)
+            case .readOnly: return .needsWriter
+            default: throw error
+            }
+        }
+    }
+
+    private static func quickCheck(
+        path: String, mode: Connection.Mode, busyTimeoutMilliseconds: Int
+    ) throws(StoreError) -> Inspection {
+        let connection = try Connection.open(path: path, mode: mode, operation: "check")
+        defer { connection.close() }
+        connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
+        let report = try connection.executeReturningText("PRAGMA quick_check", operation: "check")
+        return report == ["ok"] ? .healthy : .damaged("quick_check: " + report.prefix(5).joined(separator: "; "))
+    }
+
+    /// The first 16 bytes of every SQLite 3 database: "SQLite format 3" and a NUL.
+    private static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
+
+    /// Opens the read-write connection, configures it and migrates. Returns the version found.
+    private static func openWriter(
+        path: String, busyTimeoutMilliseconds: Int, check: Bool
+    ) throws(StoreError) -> (SQLiteStore, Int) {
+        let operation = "open"
+        let connection = try Connection.open(path: path, mode: .readWriteCreate, operation: operation)
+        let store = SQLiteStore(connection: connection, path: path, isReadOnly: false)
+        connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
+        if check {
+            let report = try connection.executeReturningText("PRAGMA quick_check", operation: "check")
+            guard report == ["ok"] else {
+                connection.close()
+                throw StoreError.store(.corrupt, operation: "check",
+                                       message: "quick_check: " + report.prefix(5).joined(separator: "; "),
+                                       code: SQLITE_CORRUPT)
+            }
+        }
+        try configureWriter(connection)
+        let version = try Schema.userVersion(connection, operation: operation)
+        guard version <= schemaVersion else {
+            throw StoreError.store(.schemaTooNew, operation: operation,
+                                   message: "schema version \(version) is newer than this build's \(schemaVersion); "
+                                       + "the file was left untouched")
+        }
+        try Schema.migrate(connection, from: version)
+        return (store, version)
+    }
+
+    /// The PRAGMAs, set on every open (all but journal_mode are per connection and forgotten at close).
+    private static func configureWriter(_ connection: Connection) throws(StoreError) {
+        let operation = "configure"
+        // WAL is persistent in the file, but asking every time also converts a fresh or older file. Commits
+        // append to the -wal; readers keep working while the daemon writes.
+        let mode = try connection.executeReturningText("PRAGMA journal_mode = WAL", operation: operation)
+        guard mode.first?.lowercased() == "wal" else {
+            throw StoreError.store(.other, operation: operation,
+                                   message: "the database would not switch to WAL mode (journal_mode is \(mode.first ?? "?"))")
+        }
+        // FULL: fsync the WAL at every commit, so a commit that returned survives a power cut (NORMAL only
+        // survives an application crash). Debian builds with FULL as default; set it anyway, it is cheap.
+        try connection.execute("PRAGMA synchronous = FULL", operation: operation)
+        // No foreign keys in the schema yet; on so that any added later are enforced from day one.
+        try connection.execute("PRAGMA foreign_keys = ON", operation: operation)
+        // Debian builds with SECURE_DELETE on, which zero-fills freed pages: extra writes on an SD card for
+        // nothing (the data is not secret from the person holding the box).
+        try connection.execute("PRAGMA secure_delete = OFF", operation: operation)
+        // Without a limit the -wal keeps its largest size forever; 1 MiB bounds it. Checkpoint after about
+        // 200 pages (≈ 820 KiB of WAL) so the WAL stays under that limit: SQLite's default of 1000 pages
+        // would grow it to ~4 MiB and then truncate it after every checkpoint, churning file-system
+        // allocations on the card. Checkpoints stay rare: one per ~200 single-page commits.
+        try connection.execute("PRAGMA journal_size_limit = 1048576", operation: operation)
+        try connection.execute("PRAGMA wal_autocheckpoint = 200", operation: operation)
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws. Nests (inner calls
+    /// use savepoints). Writes outside `transaction` each commit on their own — one fsync each — so group
+    /// writes that belong together.
+    ///
+    /// If a statement fails with `diskFull` or `ioError`, SQLite may already have rolled back the whole
+    /// outer transaction; the error is rethrown either way and nothing of the transaction is kept.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let outermost = transactionDepth == 0
+        if outermost {
+            // IMMEDIATE: take the write lock now rather than failing with BUSY half-way through.
+            try connection.execute("BEGIN IMMEDIATE", operation: "transaction begin")
+        } else {
+            try connection.execute("SAVEPOINT nested", operation: "transaction begin")
+        }
+        transactionDepth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            transactionDepth -= 1
+            rollback(outermost: outermost)
+            throw error
+        }
+        transactionDepth -= 1
+        do {
+            if outermost {
+                try connection.execute("COMMIT", operation: "transaction commit")
+            } else {
+                try connection.execute("RELEASE nested", operation: "transaction commit")
+            }
+        } catch {
+            rollback(outermost: outermost)
+            throw error
+        }
+        return result
+    }
+
+    private func rollback(outermost: Bool) {
+        if outermost {
+            Schema.rollbackIfOpen(connection)
+        } else if !connection.isAutocommit {
+            // Fails only if SQLite already rolled the whole transaction back; the caller's error says why.
+            try? connection.execute("ROLLBACK TO nested", operation: "transaction rollback")
+            try? connection.execute("RELEASE nested", operation: "transaction rollback")
+        }
+    }
+
+    // MARK: - Diagnostics
+
+    /// Runs `PRAGMA quick_check`: ["ok"] when the file is sound, otherwise SQLite's findings.
+    public func quickCheck() throws(StoreError) -> [String] {
+        try connection.executeReturningText("PRAGMA quick_check", operation: "quick check")
+    }
+
+    /// The connection's settings, read back from SQLite.
+    public func configuration() throws(StoreError) -> StoreConfiguration {
+        let operation = "configuration"
+        func value(_ sql: StaticString) throws(StoreError) -> String {
+            try connection.executeReturningText(sql, operation: operation).first ?? ""
+        }
+        return StoreConfiguration(
+            journalMode: try value("PRAGMA journal_mode"),
+            synchronous: Int(try value("PRAGMA synchronous")) ?? -1,
+            foreignKeys: try value("PRAGMA foreign_keys") == "1",
+            busyTimeoutMilliseconds: Int(try value("PRAGMA busy_timeout")) ?? -1,
+            secureDelete: try value("PRAGMA secure_delete") == "1",
+            journalSizeLimit: Int64(try value("PRAGMA journal_size_limit")) ?? 0,
+            walAutocheckpointPages: Int(try value("PRAGMA wal_autocheckpoint")) ?? -1,
+            userVersion: Int(try value("PRAGMA user_version")) ?? -1,
+            pageSize: Int(try value("PRAGMA page_size")) ?? -1,
+            sqliteVersion: try value("SELECT sqlite_version()"))
+    }
+}

@@ -1,0 +1,30 @@
+import StillroomCore
+
+extension SQLiteStore {
+    /// Keeps a notice for the screen and the CLI until it is dismissed; returns it with its id.
+    @discardableResult
+    public func addNotice(kind: NoticeKind, message: String, now: UnixMilliseconds) throws(StoreError) -> NoticeRecord {
+        let id = try connection.queryFirst("""
+            INSERT INTO notice (kind, message, created_at) VALUES (?1, ?2, ?3) RETURNING id
+            """, [.text(kind.rawValue), .text(message), .integer(now)], operation: "notices.add") { row in row.int64(0) }
+        return NoticeRecord(id: id ?? 0, kind: kind, message: message, createdAt: now)
+    }
+
+    /// Notices in the order they were added; dismissed ones only when `includeDismissed`.
+    public func notices(includeDismissed: Bool = false) throws(StoreError) -> [NoticeRecord] {
+        try connection.query("""
+            SELECT id, kind, message, created_at, dismissed_at FROM notice
+            WHERE ?1 OR dismissed_at IS NULL ORDER BY id
+            """, [.bool(includeDismissed)], operation: "notices.list") { row in
+            NoticeRecord(id: row.int64(0), kind: NoticeKind(rawValue: row.text(1)), message: row.text(2),
+                         createdAt: row.int64(3), dismissedAt: row.optionalInt64(4))
+        }
+    }
+
+    /// Dismisses a notice; returns false when there is no such notice or it was already dismissed.
+    @discardableResult
+    public func dismissNotice(id: Int64, now: UnixMilliseconds) throws(StoreError) -> Bool {
+        try connection.run("UPDATE notice SET dismissed_at = ?2 WHERE id = ?1 AND dismissed_at IS NULL",
+                           [.integer(id), .integer(now)], operation: "notices.dismiss") > 0
+    }
+}

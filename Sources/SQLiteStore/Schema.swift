@@ -1,0 +1,150 @@
+// The schema, as an ordered list of migrations keyed by `PRAGMA user_version`.
+//
+// Rules (also in docs/data.md):
+// - A migration is frozen once released: never edit one, add the next. Its SQL names tables and columns
+//   literally and never depends on code that may change later.
+// - Each migration's last statement sets `PRAGMA user_version` to its own version, inside the same
+//   transaction as its changes (the version lives in the database header, so it commits or rolls back with
+//   them): a power cut mid-migration leaves the previous version intact, never a half-migrated file.
+// - Every migration gets a fixture in SQLiteStoreTests (a database at the version before, with sample
+//   rows) and is tested from every older version.
+
+/// One step from `version - 1` to `version`.
+struct Migration {
+    let version: Int
+    let summary: String
+    let statements: [StaticString]
+}
+
+enum Schema {
+    /// All migrations, in order; `migrations[i].version == i + 1`.
+    static let migrations: [Migration] = [
+        Migration(version: 1, summary: "initial schema", statements: [
+            // STRICT tables (SQLite 3.37+): a column holds only its declared type, so a bug cannot slip text
+            // into a frame count. CHECKs mirror the record types' invariants.
+            """
+            CREATE TABLE setting (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) STRICT
+            """,
+            """
+            CREATE TABLE favorite (
+                session_id TEXT PRIMARY KEY NOT NULL,
+                created_at INTEGER NOT NULL
+            ) STRICT
+            """,
+            """
+            CREATE TABLE audio_download (
+                session_id TEXT PRIMARY KEY NOT NULL,
+                local_path TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'downloading', 'complete', 'failed', 'cancelled')),
+                bytes_done INTEGER NOT NULL DEFAULT 0 CHECK (bytes_done >= 0),
+                bytes_total INTEGER CHECK (bytes_total IS NULL OR bytes_total >= 0),
+                sha256 TEXT,
+                error TEXT,
+                updated_at INTEGER NOT NULL
+            ) STRICT
+            """,
+            // `sequence` orders checkpoints without trusting the wall clock; UNIQUE also indexes it.
+            """
+            CREATE TABLE playback_checkpoint (
+                session_id TEXT PRIMARY KEY NOT NULL,
+                position_frames INTEGER NOT NULL CHECK (position_frames >= 0),
+                sample_rate INTEGER NOT NULL CHECK (sample_rate > 0),
+                saved_at INTEGER NOT NULL,
+                clock_trusted INTEGER NOT NULL CHECK (clock_trusted IN (0, 1)),
+                sequence INTEGER NOT NULL UNIQUE
+            ) STRICT
+            """,
+            // AUTOINCREMENT: ids are never reused, even after "delete all", so "most recent" is "highest id"
+            // whatever the clock said, and a stale id held by the UI can never hit a newer run.
+            """
+            CREATE TABLE practice_run (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                session_id TEXT NOT NULL,
+                started_at INTEGER NOT NULL,
+                actual_listening_seconds REAL NOT NULL DEFAULT 0 CHECK (actual_listening_seconds >= 0),
+                covered_seconds REAL NOT NULL DEFAULT 0 CHECK (covered_seconds >= 0),
+                covered_ranges TEXT NOT NULL DEFAULT '[]',
+                recording_seconds REAL NOT NULL CHECK (recording_seconds >= 0),
+                completed_at INTEGER,
+                clock_trusted INTEGER NOT NULL CHECK (clock_trusted IN (0, 1)),
+                updated_at INTEGER NOT NULL
+            ) STRICT
+            """,
+            "CREATE INDEX practice_run_calendar ON practice_run (clock_trusted, started_at)",
+            // A single row, pinned by CHECK (id = 1).
+            """
+            CREATE TABLE reminder_preference (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+                minute_of_day INTEGER NOT NULL CHECK (minute_of_day BETWEEN 0 AND 1439),
+                weekdays INTEGER NOT NULL CHECK (weekdays BETWEEN 0 AND 127),
+                style TEXT NOT NULL CHECK (style IN ('chime', 'glow')),
+                quiet_start_minute INTEGER NOT NULL CHECK (quiet_start_minute BETWEEN 0 AND 1439),
+                quiet_end_minute INTEGER NOT NULL CHECK (quiet_end_minute BETWEEN 0 AND 1439),
+                updated_at INTEGER NOT NULL
+            ) STRICT
+            """,
+            """
+            CREATE TABLE audio_length_cache (
+                path TEXT PRIMARY KEY NOT NULL,
+                size INTEGER NOT NULL CHECK (size >= 0),
+                mtime_ns INTEGER NOT NULL,
+                frames INTEGER NOT NULL CHECK (frames >= 0),
+                sample_rate INTEGER NOT NULL CHECK (sample_rate > 0)
+            ) STRICT
+            """,
+            """
+            CREATE TABLE notice (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL,
+                message TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                dismissed_at INTEGER
+            ) STRICT
+            """,
+            "PRAGMA user_version = 1",
+        ]),
+    ]
+
+    /// The schema version this build writes and reads.
+    static var latestVersion: Int { migrations.count }
+
+    /// Applies every migration above `current` up to `target`, each in its own transaction.
+    static func migrate(_ connection: Connection, from current: Int, to target: Int = latestVersion) throws(StoreError) {
+        precondition(target <= latestVersion && current <= target, "bad migration range \(current)...\(target)")
+        for migration in migrations where migration.version > current && migration.version <= target {
+            let operation = "migrate to \(migration.version) (\(migration.summary))"
+            // IMMEDIATE takes the write lock up front, so a migration never fails half-way on a lock upgrade.
+            try connection.execute("BEGIN IMMEDIATE", operation: operation)
+            do throws(StoreError) {
+                for statement in migration.statements { try connection.execute(statement, operation: operation) }
+                let reached = try userVersion(connection, operation: operation)
+                guard reached == migration.version else {
+                    throw StoreError.store(.other, operation: operation,
+                                           message: "migration left user_version at \(reached), expected \(migration.version)")
+                }
+                try connection.execute("COMMIT", operation: operation)
+            } catch {
+                rollbackIfOpen(connection)
+                throw error
+            }
+        }
+    }
+
+    static func userVersion(_ connection: Connection, operation: String) throws(StoreError) -> Int {
+        let rows = try connection.executeReturningText("PRAGMA user_version", operation: operation)
+        return rows.first.flatMap { Int($0) } ?? 0
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so (it does after some SQLITE_FULL,
+    /// SQLITE_IOERR and SQLITE_NOMEM failures).
+    static func rollbackIfOpen(_ connection: Connection) {
+        guard !connection.isAutocommit else { return }
+        // If ROLLBACK itself fails the connection is beyond repair; the original error is the one to report.
+        try? connection.execute("ROLLBACK", operation: "rollback")
+    }
+}

@@ -1,0 +1,64 @@
+// The thin connection layer: prepared statements are reused, and odd paths survive the file: URI used
+// for the no-write check.
+
+import CSQLite
+import Glibc
+@testable import SQLiteStore
+import StillroomCore
+import Testing
+
+@Suite struct ConnectionTests {
+    /// How many prepared statements the connection holds right now.
+    func liveStatements(_ store: SQLiteStore) -> Int {
+        var count = 0
+        var statement = sqlite3_next_stmt(store.connection.handle, nil)
+        while let current = statement {
+            count += 1
+            statement = sqlite3_next_stmt(store.connection.handle, current)
+        }
+        return count
+    }
+
+    @Test func repeatedCallsReuseOnePreparedStatement() throws {
+        try withFreshStore { (store, _) throws in
+            try store.setSetting("k", to: "0", now: testNow)
+            let afterFirst = liveStatements(store)
+            for index in 1...50 { try store.setSetting("k", to: "\(index)", now: testNow) }
+            #expect(liveStatements(store) == afterFirst)
+            _ = try store.setting("k")
+            #expect(liveStatements(store) == afterFirst + 1)
+        }
+    }
+
+    @Test func uriEscapingKeepsEverythingButUnreservedCharacters() {
+        #expect(Connection.uriEscaped("/var/lib/stillroom/stillroom.db") == "/var/lib/stillroom/stillroom.db")
+        #expect(Connection.uriEscaped("/tmp/a?b#c%d e") == "/tmp/a%3Fb%23c%25d%20e")
+        #expect(Connection.uriEscaped("/tmp/ü") == "/tmp/%C3%BC")
+    }
+
+    @Test func aCrashImageInADirectoryWithURICharactersIsCheckedAndOpened() throws {
+        try withSandbox { (sandbox) throws in
+            let odd = sandbox.directory.file("we?ird #dir %41 ü")
+            #expect(mkdir(odd, 0o755) == 0)
+            let path = odd + "/stillroom.db"
+            let writer = try SQLiteStore.open(path: path, now: testNow).store
+            defer { writer.close() }
+            let sample = try SampleData.write(into: writer)
+            // A copy taken while the writer is open has a -shm, so the check goes through the file: URI.
+            let crashed = odd + "/crashed.db"
+            snapshotAsIfPowerCut(from: path, to: crashed)
+            #expect(fileExists(crashed + "-shm"))
+            do {
+                // The no-write check path itself (a failure here would silently fall back to plain read-only).
+                let untouched = try Connection.open(path: crashed, mode: .readOnlyUntouched, operation: "test")
+                defer { untouched.close() }
+                #expect(try untouched.executeReturningText("SELECT value FROM setting WHERE key = 'volume'", operation: "test") == ["0.4"])
+            }
+
+            let opened = try SQLiteStore.open(path: crashed, now: testNow)
+            defer { opened.store.close() }
+            #expect(opened.outcome == .opened)
+            try sample.verify(in: opened.store)
+        }
+    }
+}
