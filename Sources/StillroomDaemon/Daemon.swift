@@ -1,6 +1,10 @@
+import ALSAAudio
+import DeviceFakes
+import Devices
 import EventLoop
 import FoundationEssentials
 import Glibc
+import SQLiteStore
 import StillroomCore
 
 /// The appliance: wires the pure core to the adapters and runs the event loop.
@@ -12,7 +16,14 @@ public final class Daemon {
     let logger: Logger
     let loop: EventLoop
     let notifier: SystemdNotifier
+    let store: SQLiteStore
+    var content: LoadedContent
+    var player: PlayerMachine
+    let engine: PlaybackEngine
+    var lastHeard: [Range<Int64>] = []
     private var watchdogTimer: LoopTimer?
+    var checkpointTimer: LoopTimer!
+    var outputRetryTimer: LoopTimer!
     private(set) var exitStatus: Int32 = 0
 
     public init(options: DaemonOptions, environment: [String: String], logger: Logger) throws(StartupError) {
@@ -25,6 +36,16 @@ public final class Daemon {
             throw StartupError("cannot create the event loop: \(error)")
         }
         notifier = SystemdNotifier(environment: environment)
+        store = try Self.openStore(options, logger: logger, now: loop.wallNow)
+        content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
+        player = Self.restorePlayer(store: store, content: content, logger: logger)
+        engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
+                                lengths: { [store] path in Self.cachedLength(path, store: store) },
+                                rememberLength: { _, _ in })
+        checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
+        outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
+        engine.onEvent = { [unowned self] event in apply(event) }
+        engine.onHeard = { [unowned self] ranges in lastHeard += ranges }
         do {
             try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in handle(signal: signal) }
         } catch {
@@ -36,7 +57,7 @@ public final class Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         notifier.ready(status: "Ready")
-        logger.notice("ready: data \(options.dataDirectory), content \(options.contentDirectory)"
+        logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : ""))
         do {
             try loop.run()
@@ -56,16 +77,19 @@ public final class Daemon {
             loop.stop()
         case SIGHUP:
             logger.notice("SIGHUP: reloading the catalog")
-            reloadContent()
+            content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         default:
             break
         }
     }
 
-    func reloadContent() {}
-
     private func shutDown() {
+        // Where the listener is, exactly, then the checkpoint the power-off would otherwise cost.
+        if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
+        apply(.shutdown)
+        engine.stop()
         watchdogTimer?.cancel()
+        store.close()
         logger.notice("stopped cleanly")
     }
 
@@ -80,6 +104,8 @@ public final class Daemon {
         watchdogTimer = timer
     }
 
+    // MARK: Start-up pieces
+
     private static func checkPaths(_ options: DaemonOptions) throws(StartupError) {
         try Directories.prepareWritable(options.dataDirectory, purpose: "data directory")
         try Directories.checkReadable(options.contentDirectory, purpose: "content directory")
@@ -92,4 +118,48 @@ public final class Daemon {
             try Directories.checkReadableFile(options.boardFile, purpose: "board file")
         }
     }
+
+    static func databasePath(_ options: DaemonOptions) -> String { options.dataDirectory + "/stillroom.db" }
+
+    private static func openStore(_ options: DaemonOptions, logger: Logger, now: Date) throws(StartupError) -> SQLiteStore {
+        do {
+            let opened = try SQLiteStore.open(path: databasePath(options), now: UnixMilliseconds(date: now))
+            switch opened.outcome {
+            case .movedAside: logger.error("database: \(opened.outcome)")
+            default: logger.info("database: \(opened.outcome)")
+            }
+            return opened.store
+        } catch {
+            throw StartupError("cannot open the database \(databasePath(options)): \(error)")
+        }
+    }
+
+    /// After a restart or a power cut: offer to resume the latest checkpoint, if its session still exists.
+    private static func restorePlayer(store: SQLiteStore, content: LoadedContent, logger: Logger) -> PlayerMachine {
+        guard let saved = try? store.latestCheckpoint() else { return PlayerMachine() }
+        guard let id = try? ContentID(validating: saved.sessionID), let session = content.catalog.session(withID: id) else {
+            logger.info("resume: the saved session \(saved.sessionID) is no longer in the catalog")
+            return PlayerMachine()
+        }
+        let position = PlaybackPosition(sessionID: saved.sessionID, frame: saved.positionFrames, sampleRate: saved.sampleRate)
+        let player = PlayerMachine(resumeFrom: position, title: session.title)
+        if let offer = player.resumeOffer {
+            logger.notice("resume offer: \(session.title) at \(TimeText.clock(offer.position.seconds))")
+        }
+        return player
+    }
+
+    private static func makeSink(_ options: DaemonOptions, loop: EventLoop) -> AudioSink {
+        if options.audioDevice == "paced" { return PacedSink(loop: loop) }
+        return ALSASink(device: options.audioDevice, loop: loop)
+    }
+
+    private static func cachedLength(_ path: String, store: SQLiteStore) -> Int64? {
+        guard let identity = FileReading.identity(path) else { return nil }
+        return (try? store.audioLength(path: path, size: identity.size, modificationTimeNanoseconds: identity.modifiedNanoseconds))??.frames
+    }
+}
+
+extension UnixMilliseconds {
+    init(date: Date) { self = UnixMilliseconds((date.timeIntervalSince1970 * 1000).rounded()) }
 }
