@@ -11,6 +11,7 @@ let package = Package(
     name: "Stillroom",
     products: [
         .executable(name: "stillroomd", targets: ["stillroomd"]),
+        .executable(name: "stillroomctl", targets: ["stillroomctl"]),
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
@@ -24,6 +25,12 @@ let package = Package(
 
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
+
+        // The daemon <-> CLI protocol: JSON lines, versioned. Pure.
+        .target(name: "ControlProtocol", dependencies: ["StillroomCore"]),
+
+        // The control socket's server side (Unix stream socket, SO_PEERCRED) in the loop.
+        .target(name: "ControlSocket", dependencies: ["ControlProtocol", "EventLoop", "CLinuxShims"]),
 
         // Device protocols shared by adapters and fakes.
         .target(name: "Devices", dependencies: ["StillroomCore"]),
@@ -39,9 +46,12 @@ let package = Package(
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
-            "StillroomCore", "Devices", "EventLoop", "SQLiteStore", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
+        // The maintenance CLI: shares only the control protocol with the daemon; reads the database
+        // directly (read-only) when the daemon is down.
+        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore"]),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -52,6 +62,7 @@ let package = Package(
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
         ]),

@@ -6,10 +6,13 @@ import StillroomCore
 extension Daemon {
     /// Feeds an event to the player and performs what it asks.
     func apply(_ event: PlayerEvent) {
-        let before = player.phase
         let effects = player.handle(event, now: loop.now)
         for effect in effects { perform(effect) }
-        if player.phase != before { logTransition(from: before) }
+        // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.
+        if player.phase != loggedPhase {
+            loggedPhase = player.phase
+            logTransition()
+        }
     }
 
     /// Starts a session from the library (from the beginning).
@@ -74,7 +77,7 @@ extension Daemon {
         }
     }
 
-    private func logTransition(from before: PlayerPhase) {
+    private func logTransition() {
         let id = player.sessionID ?? "-"
         let at = TimeText.clock(player.positionSeconds)
         switch player.phase {

@@ -1,4 +1,6 @@
 import ALSAAudio
+import ControlProtocol
+import ControlSocket
 import DeviceFakes
 import Devices
 import EventLoop
@@ -21,6 +23,9 @@ public final class Daemon {
     var player: PlayerMachine
     let engine: PlaybackEngine
     var lastHeard: [Range<Int64>] = []
+    var loggedPhase: PlayerPhase = .idle
+    var volume: VolumePolicy
+    var controlServer: ControlServer?
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -39,6 +44,7 @@ public final class Daemon {
         store = try Self.openStore(options, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = Self.restorePlayer(store: store, content: content, logger: logger)
+        volume = VolumePolicy(volume: (try? store.setting("volume")).flatMap { $0.flatMap { Int($0) } } ?? 60)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
                                 rememberLength: { _, _ in })
@@ -46,6 +52,13 @@ public final class Daemon {
         outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
         engine.onEvent = { [unowned self] event in apply(event) }
         engine.onHeard = { [unowned self] ranges in lastHeard += ranges }
+        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+        do {
+            controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
+                                              handler: { [unowned self] request, peer in handle(request, from: peer) })
+        } catch {
+            throw StartupError("\(error)")
+        }
         do {
             try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in handle(signal: signal) }
         } catch {
@@ -88,6 +101,7 @@ public final class Daemon {
         if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
         apply(.shutdown)
         engine.stop()
+        controlServer?.shutDown()
         watchdogTimer?.cancel()
         store.close()
         logger.notice("stopped cleanly")
@@ -116,6 +130,19 @@ public final class Daemon {
         }
         if options.input == .gpio || options.input == .evdev {
             try Directories.checkReadableFile(options.boardFile, purpose: "board file")
+        }
+    }
+
+    /// The volume after the caps for the current output and night mode.
+    var effectiveVolume: Int { volume.effectiveVolume(headphones: player.headphonesConnected, night: false) }
+
+    func setVolume(_ level: Int) {
+        volume.volume = max(0, min(100, level))
+        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+        do {
+            try store.setSetting("volume", to: String(volume.volume), now: UnixMilliseconds(date: loop.wallNow))
+        } catch {
+            logger.error("volume not saved: \(error)")
         }
     }
 

@@ -31,6 +31,8 @@ final class PlaybackEngine: AudioSinkDelegate {
     private var buffer = [Int16](repeating: 0, count: 4096 * 2)
     private var pending: ArraySlice<Int16> = []
     private var pendingRecordingFrame: Int64 = 0
+    /// A seek the listener has not reached yet (its fade-out is still queued): a pause now keeps it.
+    private var seekTarget: (frame: Int64, sinkFrame: Int64)?
 
     /// Fades, in milliseconds: long enough to remove clicks, short enough to feel immediate.
     static let fadeInMilliseconds = 60
@@ -106,6 +108,7 @@ final class PlaybackEngine: AudioSinkDelegate {
         }
         map.reset()
         pending = []
+        seekTarget = nil
         pendingRecordingFrame = frame
         gain.jump(to: 0)
         gain.ramp(to: targetGain, over: frames(milliseconds: Self.fadeInMilliseconds))
@@ -133,7 +136,8 @@ final class PlaybackEngine: AudioSinkDelegate {
             onEvent(.pausedAt(frame: position))
             return
         }
-        let resumeAt = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        var resumeAt = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        if let target = pendingSeekTarget() { resumeAt = target } // the seek was asked for: keep it
         logger.debug("pause: took back \(rewound) frames, fading out from frame \(resumeAt)")
         writeFade(from: resumeAt, milliseconds: Self.fadeOutMilliseconds)
         mode = .fadingToPause(resumeAt: resumeAt)
@@ -146,6 +150,7 @@ final class PlaybackEngine: AudioSinkDelegate {
         _ = takeBackQueue()
         let from = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
         writeFade(from: from, milliseconds: Self.seekFadeMilliseconds)
+        seekTarget = (target, map.writtenFrames)
         do {
             try decoder.seek(toFrame: target)
         } catch {
@@ -288,6 +293,16 @@ final class PlaybackEngine: AudioSinkDelegate {
         fade.withUnsafeMutableBufferPointer { fadeGain.apply(to: $0, frames: filled) }
         let accepted = (try? fade[..<(filled * MP3Decoder.channels)].withUnsafeBufferPointer { try sink.write($0) }) ?? 0
         map.appendWritten(recordingFrame: frame, count: Int64(accepted))
+    }
+
+    /// The target of a seek whose new audio has not been heard yet.
+    private func pendingSeekTarget() -> Int64? {
+        guard let target = seekTarget else { return nil }
+        if sink.playedFrames >= target.sinkFrame {
+            seekTarget = nil
+            return nil
+        }
+        return target.frame
     }
 
     private func reportHeard() {

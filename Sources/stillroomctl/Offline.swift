@@ -1,0 +1,127 @@
+import ControlProtocol
+import Glibc
+import SQLiteStore
+import StillroomCore
+
+/// A failure answering from the files: what to do, and the exit status.
+struct OfflineError: Error {
+    let message: String
+    let status: ExitStatus
+}
+
+/// Read-only answers from the database (opened read-only) and the content folder, for when the daemon
+/// is down: the box can still be inspected.
+struct Offline {
+    let invocation: Invocation
+
+    init(_ invocation: Invocation) { self.invocation = invocation }
+
+    func status() throws -> JSONValue {
+        var status: [String: JSONValue] = [
+            "state": .string("stopped"), "daemon": .bool(false), "session": .null, "title": .null,
+            "position": .number(0), "duration": .number(0), "resumeOffer": .null, "lastCheckpoint": .null, "notices": .array([]),
+        ]
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            return .object(status)
+        }
+        defer { store.close() }
+        if let checkpoint = try store.latestCheckpoint() {
+            let seconds = (checkpoint.positionSeconds * 1000).rounded() / 1000
+            status["session"] = .string(checkpoint.sessionID)
+            status["position"] = .number(seconds)
+            status["lastCheckpoint"] = .object(["session": .string(checkpoint.sessionID), "position": .number(seconds)])
+            if let catalog = try? loadCatalog(), let id = try? ContentID(validating: checkpoint.sessionID),
+               let session = catalog.session(withID: id) {
+                status["title"] = .string(session.title)
+                status["duration"] = .number(session.durationSeconds)
+            }
+        }
+        status["notices"] = .array(try store.notices().map {
+            .object(["id": .number(Double($0.id)), "kind": .string($0.kind.rawValue), "message": .string($0.message)])
+        })
+        return .object(status)
+    }
+
+    func sessions() throws -> JSONValue {
+        let catalog = try loadCatalog()
+        let favorites = favoriteIDs()
+        return .object(["sessions": .array(catalog.sessions.map { json($0, favorite: favorites.contains($0.id.rawValue)) })])
+    }
+
+    func show(_ id: String) throws -> JSONValue {
+        let session = try find(id, in: try loadCatalog())
+        return json(session, favorite: favoriteIDs().contains(session.id.rawValue))
+    }
+
+    func printTranscript(_ id: String) throws -> ExitStatus {
+        let session = try find(id, in: try loadCatalog())
+        guard case .bundled(let path) = session.transcript else {
+            throw OfflineError(message: "the transcript of \(id) is not on the box yet; download the session first", status: .failed)
+        }
+        let bytes = try readFile(invocation.contentDirectory + "/" + path.rawValue)
+        let transcript: Transcript
+        do {
+            transcript = try WebVTTParser.parse(bytes, fileName: path.rawValue)
+        } catch {
+            throw OfflineError(message: "\(error)", status: .failed)
+        }
+        if invocation.json {
+            write(ControlCodec.json(.object(["session": .string(id), "cues": .array(transcript.cues.map {
+                .object(["start": .number($0.start.seconds), "end": .number($0.end.seconds), "text": .string($0.plainText)])
+            })])))
+        } else {
+            for cue in transcript.cues { write("\(TimeText.clock(cue.start.seconds).leftPadded(to: 6))  \(cue.plainText)") }
+        }
+        return .ok
+    }
+
+    // MARK: Pieces
+
+    private func loadCatalog() throws -> Catalog {
+        let bytes = try readFile(invocation.contentDirectory + "/catalog.json")
+        return CatalogParser.parseCatalog(bytes, fileName: "catalog.json").catalog
+    }
+
+    private func find(_ raw: String, in catalog: Catalog) throws -> Session {
+        guard let id = try? ContentID(validating: raw), let session = catalog.session(withID: id) else {
+            throw OfflineError(message: "no session \"\(raw)\" on this box; see stillroomctl sessions", status: .notFound)
+        }
+        return session
+    }
+
+    private func favoriteIDs() -> Set<String> {
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else { return [] }
+        defer { store.close() }
+        return Set(((try? store.favorites()) ?? []).map(\.sessionID))
+    }
+
+    private func json(_ session: Session, favorite: Bool) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .string(session.id.rawValue), "title": .string(session.title), "theme": .string(session.theme.rawValue),
+            "description": .string(session.description), "duration": .number(session.durationSeconds),
+            "onBox": .bool(session.audio.isBundled), "favorite": .bool(favorite),
+            "license": .object(["name": .string(session.license.name), "attribution": .string(session.license.attribution)]),
+        ]
+        if case .remote(let remote) = session.audio { fields["bytes"] = .number(Double(remote.byteCount)) }
+        return .object(fields)
+    }
+
+    private func readFile(_ path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            throw OfflineError(message: "\(path): \(String(cString: strerror(errno)))", status: .failed)
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return bytes
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
