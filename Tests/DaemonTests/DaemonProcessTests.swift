@@ -105,6 +105,18 @@ import Testing
         #expect(log.contains("ready: 1 sessions"))
     }
 
+    @Test func aRecordingWhoseLengthDisagreesWithTheCatalogIsReportedButStillPlays() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory)
+        let catalog = String(decoding: Files.read(content + "/catalog.json"), as: UTF8.self)
+        Files.write(catalog.split(separator: "2.0", maxSplits: 1).joined(separator: "9.5"), to: content + "/catalog.json")
+        let (status, log) = runOnce(directory, content: content)
+        #expect(status == 0)
+        #expect(log.contains("<4>content: catalog.json: session \"tone\": field \"durationSeconds\""))
+        #expect(log.contains("ready: 1 sessions"))
+    }
+
     @Test func aDamagedDatabaseIsMovedAsideKeptAndReplaced() {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
