@@ -6,8 +6,13 @@ import StillroomCore
 extension Daemon {
     /// Feeds an event to the player and performs what it asks.
     func apply(_ event: PlayerEvent) {
+        if event == .acceptResume, let offer = player.resumeOffer, let id = try? ContentID(validating: offer.position.sessionID),
+           let length = content.lengths[id] {
+            joinRunForResume(sessionID: offer.position.sessionID, sampleRate: length.sampleRate, recordingFrames: length.frames)
+        }
         let effects = player.handle(event, now: loop.now)
         for effect in effects { perform(effect) }
+        ledgerFollowsPlayer(checkpointed: effects.contains { if case .saveCheckpoint = $0 { return true } else { return false } })
         // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.
         if player.phase != loggedPhase {
             loggedPhase = player.phase
@@ -29,6 +34,9 @@ extension Daemon {
                   let path = content.audioPath(of: session) else {
                 apply(.loadFailed("The session \(id) is not on this box."))
                 return
+            }
+            if let length = content.lengths[contentID] {
+                engineSession = (id, length.sampleRate, length.frames)
             }
             engine.load(path: path)
         case .startOutput(let frame):

@@ -22,8 +22,14 @@ public final class Daemon {
     var content: LoadedContent
     var player: PlayerMachine
     let engine: PlaybackEngine
-    var lastHeard: [Range<Int64>] = []
     var loggedPhase: PlayerPhase = .idle
+    var ledger = PracticeLedger()
+    /// The session whose recording the engine has open: heard frames belong to it.
+    var engineSession: (id: String, sampleRate: Int, frames: Int64)?
+    var clockTrusted: Bool
+    /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
+    var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
+    var runPauseTimer: LoopTimer!
     var volume: VolumePolicy
     var controlServer: ControlServer?
     private var watchdogTimer: LoopTimer?
@@ -41,6 +47,7 @@ public final class Daemon {
             throw StartupError("cannot create the event loop: \(error)")
         }
         notifier = SystemdNotifier(environment: environment)
+        clockTrusted = SystemClocks.isWallClockSynchronized()
         store = try Self.openStore(options, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = Self.restorePlayer(store: store, content: content, logger: logger)
@@ -51,7 +58,12 @@ public final class Daemon {
         checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
         outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
         engine.onEvent = { [unowned self] event in apply(event) }
-        engine.onHeard = { [unowned self] ranges in lastHeard += ranges }
+        engine.onHeard = { [unowned self] ranges in recordHeard(ranges) }
+        runPauseTimer = loop.makeTimer { [unowned self] in
+            perform(ledger.close(wall: wallMilliseconds))
+            logger.info("practice: run closed after a long pause")
+        }
+        loop.onClockChange { [unowned self] in clockChanged() }
         engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
