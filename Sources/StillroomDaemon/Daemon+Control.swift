@@ -28,6 +28,7 @@ extension Daemon {
         case "sessions": return .success(.object(["sessions": .array(content.catalog.sessions.map(sessionJSON))]))
         case "show": return withSession(request) { .success(sessionJSON($0)) }
         case "favorite": return favoriteCommand(request)
+        case "doctor": return .success(doctorJSON())
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
