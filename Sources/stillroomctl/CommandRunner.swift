@@ -44,6 +44,9 @@ struct CommandRunner {
                 let id = try oneWord("a session id")
                 return try daemonOrOffline("show", ["session": .string(id)], offline: { try Offline(invocation).show(id) },
                                            print: Output.session)
+            case "say":
+                guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
+                return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
             case "doctor":
                 try expectWords(atMost: 0)
                 return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,

@@ -23,6 +23,7 @@ enum Help {
 
         Maintenance:
           doctor                      database, content, audio output, disk space, clock: ok or what to do
+          say TEXT                    speak TEXT through the box (checks the speech path)
 
         Options:
           --socket PATH      the control socket        [/run/stillroom/control.sock]
@@ -49,6 +50,7 @@ enum Help {
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
         "transcript": "Usage: stillroomctl transcript ID\nPrints the transcript with the time of each line.",
         "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
+        "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]
 }
