@@ -57,6 +57,15 @@ let package = Package(
         // directly (read-only) when the daemon is down.
         .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore"]),
 
+        // Fuzzers: built normally they replay their corpus (regression tests, run by scripts/test);
+        // built by scripts/fuzz with -sanitize=fuzzer -DFUZZING they fuzz.
+        .target(name: "CFuzzerDriver", path: "Sources/Fuzzers/Driver"),
+        .target(name: "FuzzReplay", dependencies: ["CFuzzerDriver"], path: "Sources/Fuzzers/Replay"),
+        .executableTarget(name: "fuzz-control-protocol", dependencies: ["ControlProtocol", "FuzzReplay"], path: "Sources/Fuzzers/ControlProtocol"),
+        .executableTarget(name: "fuzz-catalog", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Catalog"),
+        .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
+        .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
+
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
