@@ -31,6 +31,7 @@ extension Daemon {
         case "favorite": return favoriteCommand(request)
         case "doctor": return .success(doctorJSON())
         case "say": return sayCommand(request)
+        case "settings": return settingsCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
@@ -71,7 +72,7 @@ extension Daemon {
         guard let level = request.arguments["level"]?.integerValue, (0...100).contains(level) else {
             return .failure(ControlError(.invalidArgument, "volume needs a level from 0 to 100"))
         }
-        setVolume(level)
+        try? change(setting: "volume", to: String(level)) // in range: cannot fail
         return .success(statusJSON())
     }
 
@@ -101,6 +102,28 @@ extension Daemon {
             }
             return .success(sessionJSON(session))
         }
+    }
+
+    private func settingsCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        if let key = request.argument("key") {
+            guard let value = request.argument("value") else {
+                return .failure(ControlError(.invalidArgument, "settings set needs a KEY and a VALUE"))
+            }
+            do {
+                try change(setting: key, to: value)
+            } catch {
+                let code: ControlError.Code = Settings.keys.contains(key) ? .invalidArgument : .notFound
+                return .failure(ControlError(code, "\(key): \(error.message)"))
+            }
+        }
+        return .success(settingsJSON())
+    }
+
+    func settingsJSON() -> JSONValue {
+        .object(["settings": .array(Settings.keys.map { key in
+            .object(["key": .string(key), "value": .string(settings.value(of: key)),
+                     "about": .string(Settings.explanations[key] ?? "")])
+        })])
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).

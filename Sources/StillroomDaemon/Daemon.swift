@@ -30,7 +30,9 @@ public final class Daemon {
     /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
     var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
     var runPauseTimer: LoopTimer!
-    var volume: VolumePolicy
+    var settings: Settings
+    /// The local offset from UTC now (from the time-zone rules).
+    var localUTCOffsetSeconds = 0
     var controlServer: ControlServer?
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
@@ -51,7 +53,7 @@ public final class Daemon {
         store = try Self.openStore(options, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = Self.restorePlayer(store: store, content: content, logger: logger)
-        volume = VolumePolicy(volume: (try? store.setting("volume")).flatMap { $0.flatMap { Int($0) } } ?? 60)
+        settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
                                 rememberLength: { _, _ in })
@@ -64,7 +66,7 @@ public final class Daemon {
             logger.info("practice: run closed after a long pause")
         }
         loop.onClockChange { [unowned self] in clockChanged() }
-        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+        applySettings()
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
                                               handler: { [unowned self] request, peer in handle(request, from: peer) })
@@ -146,16 +148,33 @@ public final class Daemon {
     }
 
     /// The volume after the caps for the current output and night mode.
-    var effectiveVolume: Int { volume.effectiveVolume(headphones: player.headphonesConnected, night: false) }
+    var effectiveVolume: Int {
+        settings.volumePolicy.effectiveVolume(headphones: player.headphonesConnected, night: isNight)
+    }
 
-    func setVolume(_ level: Int) {
-        volume.volume = max(0, min(100, level))
-        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+    /// Whether the night display and night cap apply now.
+    var isNight: Bool { settings.isNight(atMinuteOfDay: localMinuteOfDay) }
+
+    /// Changes a setting, applies it and stores it; the error says what the key takes.
+    func change(setting key: String, to value: String) throws(SettingError) {
+        try settings.set(key, to: value)
+        applySettings()
         do {
-            try store.setSetting("volume", to: String(volume.volume), now: UnixMilliseconds(date: loop.wallNow))
+            try store.setSetting(key, to: settings.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
         } catch {
-            logger.error("volume not saved: \(error)")
+            logger.error("setting \(key) not saved: \(error)")
         }
+    }
+
+    func applySettings() {
+        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+    }
+
+    private static func loadSettings(store: SQLiteStore, logger: Logger) -> Settings {
+        let stored = ((try? store.allSettings()) ?? []).reduce(into: [String: String]()) { $0[$1.key] = $1.value }
+        let settings = Settings(stored: stored)
+        for problem in settings.problems { logger.warning(problem) }
+        return settings
     }
 
     static func databasePath(_ options: DaemonOptions) -> String { options.dataDirectory + "/stillroom.db" }

@@ -47,6 +47,14 @@ struct CommandRunner {
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+            case "settings":
+                if invocation.words.first == "set" {
+                    guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }
+                    return try daemon("settings", ["key": .string(invocation.words[1]), "value": .string(invocation.words[2])],
+                                      print: Output.settings)
+                }
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("settings", [:], offline: { try Offline(invocation).settings() }, print: Output.settings)
             case "doctor":
                 try expectWords(atMost: 0)
                 return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,

@@ -21,6 +21,10 @@ enum Help {
           transcript ID               the session's transcript, with times
           favorite add|remove ID
 
+        Settings:
+          settings                    every setting with its value and what it takes
+          settings set KEY VALUE      change one (for example: settings set night-cap 35)
+
         Maintenance:
           doctor                      database, content, audio output, disk space, clock: ok or what to do
           say TEXT                    speak TEXT through the box (checks the speech path)
@@ -50,6 +54,7 @@ enum Help {
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
         "transcript": "Usage: stillroomctl transcript ID\nPrints the transcript with the time of each line.",
         "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
+        "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]

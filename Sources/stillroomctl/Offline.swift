@@ -75,6 +75,18 @@ struct Offline {
         return .ok
     }
 
+    func settings() throws -> JSONValue {
+        var stored: [String: String] = [:]
+        if let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") {
+            for record in (try? store.allSettings()) ?? [] { stored[record.key] = record.value }
+            store.close()
+        }
+        let settings = Settings(stored: stored)
+        return .object(["settings": .array(Settings.keys.map { key in
+            .object(["key": .string(key), "value": .string(settings.value(of: key)), "about": .string(Settings.explanations[key] ?? "")])
+        })])
+    }
+
     /// The checks that need no daemon: the database, the content, the disk; and the daemon itself.
     func doctor() throws -> JSONValue {
         var checks: [JSONValue] = [.object(["check": "daemon", "ok": false, "detail": "not running",

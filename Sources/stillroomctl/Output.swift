@@ -71,6 +71,12 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
+    static func settings(_ result: JSONValue) -> String {
+        (result["settings"]?.arrayValue ?? []).map { setting in
+            "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"
+        }.joined(separator: "\n")
+    }
+
     static func doctor(_ result: JSONValue) -> String {
         (result["checks"]?.arrayValue ?? []).map { check in
             let ok = check["ok"]?.boolValue == true
