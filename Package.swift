@@ -21,6 +21,8 @@ let package = Package(
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
+        // evdev ioctls and the crash-safe terminal restore, for the input adapters.
+        .target(name: "CInputShims"),
 
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
@@ -33,6 +35,9 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOD", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -51,6 +56,9 @@ let package = Package(
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
+        .testTarget(name: "InputBackendTests", dependencies: [
+            "GPIODInput", "EvdevInput", "TerminalInput", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+        ]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
