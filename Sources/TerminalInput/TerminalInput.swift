@@ -42,6 +42,11 @@ public final class TerminalInput: InputBackend {
         }
         do {
             watch = try loop.watch(fd, for: .readable) { [unowned self] _ in readable() }
+        } catch where error.errno == EPERM {
+            // A regular file or /dev/null (a service with no terminal): epoll cannot wait on it. No keys,
+            // but no reason to stop the box either.
+            onNotice?(InputNotice(.warning, "terminal: fd \(fd) is not a terminal or pipe the loop can wait on "
+                + "(a file or /dev/null?); keys are off"))
         } catch {
             restore()
             throw InputError(.failed, "terminal: cannot watch fd \(fd): \(error)")

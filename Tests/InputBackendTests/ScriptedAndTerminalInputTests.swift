@@ -112,4 +112,56 @@ import TerminalInput
         input.stop()
         TerminalInput.restoreTerminal() // nothing was changed: harmless
     }
+
+    @Test func standardInputFromDevNullTurnsKeysOffWithoutFailing() throws {
+        let loop = try EventLoop()
+        let fd = open("/dev/null", O_RDONLY)
+        defer { close(fd) }
+        let board = try BoardFileParser.parse(boardText(["play": "backend = terminal"]))
+        let input = TerminalInput(loop: loop, board: board, fd: fd)
+        var notices: [String] = []
+        input.onNotice = { notices.append($0.message) }
+        try input.start { _ in }
+        #expect(notices == ["terminal: fd \(fd) is not a terminal or pipe the loop can wait on (a file or /dev/null?); keys are off"])
+        input.stop()
+    }
+
+    @Test func aTerminalGoesRawForTheKeysAndComesBackAsItWas() throws {
+        let loop = try EventLoop()
+        // A pseudo-terminal pair (posix_openpt and friends are not visible from Swift's Glibc): unlock it with
+        // TIOCSPTLCK and find its number with TIOCGPTN, the generic Linux ioctl numbers on x86_64 and arm64.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        #expect(master >= 0)
+        defer { close(master) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        #expect(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+        let follower = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        #expect(follower >= 0)
+        defer { close(follower) }
+        var before = termios()
+        #expect(tcgetattr(follower, &before) == 0)
+        #expect(before.c_lflag & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON))
+
+        let board = try BoardFileParser.parse(boardText(["play": "backend = terminal", "knob-turn": "backend = terminal"]))
+        let input = TerminalInput(loop: loop, board: board, fd: follower)
+        var received: [String] = []
+        try input.start { received.append($0.description) }
+        var raw = termios()
+        #expect(tcgetattr(follower, &raw) == 0)
+        #expect(raw.c_lflag & tcflag_t(ECHO | ICANON) == 0)
+        #expect(raw.c_lflag & tcflag_t(ISIG) != 0) // Ctrl-C still reaches the daemon as SIGINT
+
+        let keys = Array(" \u{1b}[A".utf8)
+        #expect(write(master, keys, keys.count) == keys.count)
+        while received.count < 3 { try loop.runOnce(timeout: .seconds(5)) }
+        #expect(received == ["play pressed", "play released", "knob counter-clockwise"])
+
+        input.stop()
+        var after = termios()
+        #expect(tcgetattr(follower, &after) == 0)
+        #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
+        #expect(raw.c_cc.10 == 0 && after.c_cc.10 == before.c_cc.10) // VSUSP (index 10 on Linux): Ctrl-Z off, then back
+        #expect(after.c_cc.6 == before.c_cc.6) // VMIN
+    }
 }
