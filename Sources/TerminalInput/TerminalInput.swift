@@ -34,6 +34,15 @@ public final class TerminalInput: InputBackend {
 
     public func start(_ handler: @escaping (InputEvent) -> Void) throws(InputError) {
         stop()
+        let foreground = tcgetpgrp(fd) // -1 when fd is not our controlling terminal: then no job control applies
+        if isatty(fd) == 1 && foreground >= 0 && foreground != getpgrp() {
+            // In the background (`stillroomd --simulator &`): changing or reading the terminal would stop the
+            // process with SIGTTOU / SIGTTIN. The box runs on without keys.
+            onNotice?(InputNotice(.warning, "terminal: not in the terminal's foreground; keys are off"))
+            self.handler = handler
+            if mapper.jack { handler(.jack(connected: mapper.jackConnected)) }
+            return
+        }
         if isatty(fd) == 1 {
             guard stillroom_terminal_enter_raw(fd) == 0 else {
                 throw InputError(.failed, "terminal: cannot set raw mode on fd \(fd): \(String(cString: strerror(errno)))")

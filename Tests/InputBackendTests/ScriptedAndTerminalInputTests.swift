@@ -77,7 +77,7 @@ import TerminalInput
         var received: [InputEvent] = []
         try input.start { received.append($0) }
         input.play(try ScriptedInput.parse("press play\nturn +1\njack out"))
-        while received.count < 4 { try loop.runOnce(timeout: .seconds(5)) }
+        for _ in 0..<50 where received.count < 4 { try loop.runOnce(timeout: .seconds(5)) }
         #expect(received.count == 4)
         #expect(received[0] == .button(.play, .pressed) && received[1] == .button(.play, .released(long: false)))
         if case .turn(let detent) = received[2] { #expect(detent.direction == 1) } else { Issue.record("no turn") }
@@ -103,7 +103,7 @@ import TerminalInput
         let keys = Array(" \u{1b}[B\r\u{7f}jq".utf8)
         #expect(write(ends[1], keys, keys.count) == keys.count)
         close(ends[1])
-        while notices.isEmpty { try loop.runOnce(timeout: .seconds(5)) }
+        for _ in 0..<50 where notices.isEmpty { try loop.runOnce(timeout: .seconds(5)) }
         #expect(received == [
             "headphones in", "play pressed", "play released", "knob clockwise", "knob pressed", "knob released",
             "back pressed", "back released", "headphones out", "quit",
@@ -154,7 +154,7 @@ import TerminalInput
 
         let keys = Array(" \u{1b}[A".utf8)
         #expect(write(master, keys, keys.count) == keys.count)
-        while received.count < 3 { try loop.runOnce(timeout: .seconds(5)) }
+        for _ in 0..<50 where received.count < 3 { try loop.runOnce(timeout: .seconds(5)) }
         #expect(received == ["play pressed", "play released", "knob counter-clockwise"])
 
         input.stop()
