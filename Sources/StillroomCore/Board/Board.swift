@@ -5,10 +5,13 @@
 public struct Board: Equatable, Sendable {
     /// A free-text name for logs ("Reference Pi").
     public var name: String?
+    /// PLAY, BACK and the knob's push switch.
     public var play: ButtonBinding
     public var back: ButtonBinding
     public var knobPress: ButtonBinding
+    /// The knob's turning.
     public var knobTurn: KnobBinding
+    /// The headphone switch.
     public var jack: JackBinding
 
     public init(name: String? = nil, play: ButtonBinding, back: ButtonBinding, knobPress: ButtonBinding,

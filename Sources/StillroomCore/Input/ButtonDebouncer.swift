@@ -12,6 +12,7 @@
 /// A long press fires only while the contact is really closed: a finger lifted just before the long-press
 /// time, whose release is still settling, makes a short press.
 public struct ButtonDebouncer: Equatable, Sendable {
+    /// Timings, from the board file (`debounce`, `long-press`, `repeat`).
     public struct Configuration: Equatable, Sendable {
         /// How long the line must stay released before a release counts.
         public var debounce: Duration
@@ -28,6 +29,7 @@ public struct ButtonDebouncer: Equatable, Sendable {
         }
     }
 
+    /// What the button did, as the rest of the box sees it.
     public enum Output: Equatable, Sendable {
         case pressed
         /// Released; `long` says whether a long press already fired for this hold.
@@ -36,6 +38,7 @@ public struct ButtonDebouncer: Equatable, Sendable {
         case repeated
     }
 
+    /// The timings it was made with.
     public let configuration: Configuration
     /// The accepted state (what the rest of the box believes).
     public private(set) var isPressed = false

@@ -20,6 +20,7 @@ public struct QuadratureDecoder: Equatable, Sendable {
     public struct Detent: Equatable, Sendable {
         /// +1 clockwise, -1 counter-clockwise.
         public var direction: Int
+        /// When the detent completed (the kernel's timestamp of the edge that completed it).
         public var at: MonotonicInstant
         /// The time since the previous detent in the same direction (nil: the first, or a reversal).
         public var interval: Duration?
@@ -122,6 +123,7 @@ public struct DetentTimeline: Equatable, Sendable {
 
 /// Knob acceleration: quick turns move further. The seek step per detent is multiplied by this.
 public enum KnobAcceleration {
+    /// ×4 under 40 ms since the last detent, ×2 under 100 ms, else ×1 (also for the first detent of a turn).
     public static func multiplier(for interval: Duration?) -> Int {
         guard let interval else { return 1 }
         if interval < .milliseconds(40) { return 4 }
