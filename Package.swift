@@ -24,6 +24,8 @@ let package = Package(
         debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
+        // evdev ioctls and the crash-safe terminal restore, for the input adapters.
+        .target(name: "CInputShims"),
 
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
@@ -44,6 +46,9 @@ let package = Package(
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOD", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -75,6 +80,9 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["EspeakSpeech", "Resampling", "TestSupport"]),
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
+        .testTarget(name: "InputBackendTests", dependencies: [
+            "GPIODInput", "EvdevInput", "TerminalInput", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+        ]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "PlaybackTests", dependencies: [
