@@ -1,0 +1,278 @@
+// The practice history screens and the CLI show, computed from stored runs: pure functions of the
+// runs, the time zone, the day boundary and a trusted `now`. Minutes are always listening time
+// (`actualListeningSeconds`): what the device really played, never coverage or the recording's length.
+
+/// Where a run sits in time, as far as anyone can honestly say.
+public enum PracticeRunDating: Hashable, Sendable {
+    /// On the calendar: its practice day and the local reading when it started.
+    case dated(day: CivilDate, localStart: LocalDateTime, utcOffset: Int32)
+    /// It claims to start after `now`: the clock has been set back since. It is shown on today's
+    /// practice day, never in the future; its own start time is not shown.
+    case clampedToToday(day: CivilDate)
+    /// Recorded before the clock was synchronised and never re-dated: "date unknown". It counts in
+    /// all-time totals only; it never lands on the calendar (or in 1970).
+    case unknown
+
+    /// The practice day it counts for; nil when the date is unknown.
+    public var practiceDay: CivilDate? {
+        switch self {
+        case .dated(let day, _, _), .clampedToToday(let day): day
+        case .unknown: nil
+        }
+    }
+}
+
+/// Practice history queries over `runs` (as the store returns them; any order).
+public struct PracticeHistory: Sendable {
+    public let runs: [PracticeRunRecord]
+    public let calendar: PracticeCalendar
+    /// The wall time when the clock is synchronised; nil when it is not. Without it there is no
+    /// "today": no streak, no "this month", and no run can be told to be in the future.
+    public let now: UnixMilliseconds?
+    /// The practice day of `now`.
+    public let today: CivilDate?
+
+    public init(runs: [PracticeRunRecord], calendar: PracticeCalendar, now: UnixMilliseconds?) {
+        self.runs = runs
+        self.calendar = calendar
+        self.now = now
+        today = now.map { calendar.practiceDay(at: $0) }
+    }
+
+    /// Where `run` sits in time (see `PracticeRunDating`).
+    public func dating(of run: PracticeRunRecord) -> PracticeRunDating {
+        guard run.clockTrusted else { return .unknown }
+        if let now, let today, run.startedAt > now { return .clampedToToday(day: today) }
+        let seconds = PracticeCalendar.seconds(run.startedAt)
+        let offset = calendar.timeZone.utcOffset(at: seconds)
+        let localStart = LocalDateTime(unixSeconds: seconds, utcOffset: offset)
+        let local = localStart.secondsSinceLocalEpoch - Int64(calendar.dayBoundary.secondsAfterMidnight)
+        return .dated(day: CivilDate(daysSinceEpoch: floorDivision(local, 86_400).quotient), localStart: localStart, utcOffset: offset)
+    }
+
+    /// The practice day `run` counts for; nil when its date is unknown. Cheaper than `dating(of:)`.
+    public func practiceDay(of run: PracticeRunRecord) -> CivilDate? {
+        guard run.clockTrusted else { return nil }
+        if let now, let today, run.startedAt > now { return today }
+        return calendar.practiceDay(at: run.startedAt)
+    }
+
+    // MARK: The calendar page
+
+    /// Minutes heard on each practice day of `month`.
+    public func month(_ month: CivilMonth) -> PracticeMonth {
+        var days = (1...month.numberOfDays).map { PracticeDaySummary(day: CivilDate(year: month.year, month: month.month, day: $0)!) }
+        let window = candidateWindow(month)
+        for run in runs where run.clockTrusted {
+            let day: CivilDate
+            if let now, let today, run.startedAt > now {
+                day = today
+            } else {
+                guard window.contains(run.startedAt) else { continue }
+                day = calendar.practiceDay(at: run.startedAt)
+            }
+            guard month.contains(day) else { continue }
+            days[day.day - 1].add(run)
+        }
+        return PracticeMonth(month: month, days: days)
+    }
+
+    /// Start times that can belong to `month`: its dates widened by the boundary and the largest
+    /// possible UTC offset (26 h) on either side, so only these runs need a time-zone lookup.
+    private func candidateWindow(_ month: CivilMonth) -> Range<UnixMilliseconds> {
+        let margin: Int64 = 27 * 3600
+        let boundary = Int64(calendar.dayBoundary.secondsAfterMidnight)
+        let first = month.firstDay.daysSinceEpoch * 86_400 + boundary - margin
+        let end = month.next.firstDay.daysSinceEpoch * 86_400 + boundary + margin
+        return (first * 1000)..<(end * 1000)
+    }
+
+    // MARK: Totals
+
+    /// All-time totals (every run, dated or not), this month's (dated runs only), and how many runs
+    /// have no known date.
+    public func totals() -> PracticeTotals {
+        var allTime = PracticeAmount()
+        var thisMonth = PracticeAmount()
+        var undated = 0
+        let currentMonth = today?.civilMonth
+        let window = currentMonth.map(candidateWindow)
+        for run in runs {
+            allTime.add(run)
+            guard run.clockTrusted else {
+                undated += 1
+                continue
+            }
+            guard let currentMonth, let window, let now, let today else { continue }
+            if run.startedAt > now {
+                if currentMonth.contains(today) { thisMonth.add(run) }
+            } else if window.contains(run.startedAt), currentMonth.contains(calendar.practiceDay(at: run.startedAt)) {
+                thisMonth.add(run)
+            }
+        }
+        return PracticeTotals(allTime: allTime, thisMonth: currentMonth == nil ? nil : thisMonth, undatedRunCount: undated)
+    }
+
+    // MARK: Recent sessions
+
+    /// The `limit` most recent runs, newest first. "Recent" is by the store's id (insertion order),
+    /// not by start time: an id never lies, a clock can. Runs not yet stored (no id) come first.
+    public func recentSessions(limit: Int = 20) -> [RecentSession] {
+        guard limit > 0 else { return [] }
+        // Keep the best `limit` (key, index) pairs, newest first; most runs fail the first comparison.
+        var best: [(key: RecencyKey, index: Int)] = []
+        best.reserveCapacity(limit + 1)
+        for (index, run) in runs.enumerated() {
+            let key = RecencyKey(run)
+            if best.count == limit, let last = best.last, !(key > last.key) { continue }
+            var position = best.count
+            while position > 0 && key > best[position - 1].key { position -= 1 }
+            best.insert((key, index), at: position)
+            if best.count > limit { best.removeLast() }
+        }
+        return best.map { entry in
+            let run = runs[entry.index]
+            return RecentSession(runID: run.id, sessionID: run.sessionID, dating: dating(of: run),
+                                 listeningSeconds: run.actualListeningSeconds, completed: run.completedAt != nil)
+        }
+    }
+
+    /// Orders runs by recency: unsaved runs (no id) first, then by id, then by start time.
+    private struct RecencyKey: Comparable {
+        let unsaved: Bool
+        let id: Int64
+        let startedAt: Int64
+
+        init(_ run: PracticeRunRecord) {
+            unsaved = run.id == nil
+            id = run.id ?? 0
+            startedAt = run.startedAt
+        }
+
+        static func < (a: RecencyKey, b: RecencyKey) -> Bool {
+            if a.unsaved != b.unsaved { return b.unsaved }
+            return (a.id, a.startedAt) < (b.id, b.startedAt)
+        }
+    }
+
+    // MARK: Streak
+
+    /// Consecutive practice days up to today (or up to yesterday, while today is still open); nil
+    /// without a trusted `now`. Whether to show it is the owner's choice, and nothing here scolds.
+    public func streak() -> PracticeStreak? {
+        guard let today else { return nil }
+        var days = Set<Int64>()
+        for run in runs {
+            if let day = practiceDay(of: run) { days.insert(day.daysSinceEpoch) }
+        }
+        let todayNumber = today.daysSinceEpoch
+        let last: Int64
+        if days.contains(todayNumber) {
+            last = todayNumber
+        } else if days.contains(todayNumber - 1) {
+            last = todayNumber - 1
+        } else {
+            return PracticeStreak(days: 0, lastDay: nil, includesToday: false)
+        }
+        var count = 0
+        while days.contains(last - Int64(count)) { count += 1 }
+        return PracticeStreak(days: count, lastDay: CivilDate(daysSinceEpoch: last), includesToday: last == todayNumber)
+    }
+}
+
+/// Listening on one practice day.
+public struct PracticeDaySummary: Hashable, Sendable {
+    public let day: CivilDate
+    public private(set) var amount = PracticeAmount()
+
+    public init(day: CivilDate) { self.day = day }
+
+    /// Whether any run counts for this day (even one shorter than a minute).
+    public var practised: Bool { amount.runCount > 0 }
+
+    mutating func add(_ run: PracticeRunRecord) { amount.add(run) }
+}
+
+/// One calendar page: a summary per day of the month, in order.
+public struct PracticeMonth: Hashable, Sendable {
+    public let month: CivilMonth
+    /// `days[0]` is the 1st.
+    public let days: [PracticeDaySummary]
+
+    /// The month's total.
+    public var amount: PracticeAmount {
+        days.reduce(into: PracticeAmount()) { $0.combine($1.amount) }
+    }
+
+    /// How many days of the month have practice.
+    public var practisedDayCount: Int { days.count(where: \.practised) }
+}
+
+/// Listening time and runs, summed.
+public struct PracticeAmount: Hashable, Sendable {
+    /// Seconds the device really played (the sum of `actualListeningSeconds`).
+    public private(set) var listeningSeconds: Double = 0
+    public private(set) var runCount = 0
+    /// Runs that reached the completion threshold.
+    public private(set) var completedRunCount = 0
+
+    public init() {}
+
+    /// Minutes heard, rounded down: the history never claims a minute that was not heard.
+    public var wholeMinutes: Int { Int((listeningSeconds / 60).rounded(.down)) }
+
+    mutating func add(_ run: PracticeRunRecord) {
+        listeningSeconds += max(0, run.actualListeningSeconds)
+        runCount += 1
+        if run.completedAt != nil { completedRunCount += 1 }
+    }
+
+    mutating func combine(_ other: PracticeAmount) {
+        listeningSeconds += other.listeningSeconds
+        runCount += other.runCount
+        completedRunCount += other.completedRunCount
+    }
+}
+
+/// The totals line of the history screen.
+public struct PracticeTotals: Hashable, Sendable {
+    /// Every run, including those with an unknown date.
+    public let allTime: PracticeAmount
+    /// Runs whose practice day is in the current month; nil without a trusted `now`.
+    public let thisMonth: PracticeAmount?
+    /// Runs recorded before the clock was synchronised ("date unknown"): in `allTime`, nowhere else.
+    public let undatedRunCount: Int
+}
+
+/// One line of the recent-sessions list. The title is the caller's to look up from `sessionID`.
+public struct RecentSession: Hashable, Sendable {
+    public let runID: Int64?
+    public let sessionID: String
+    public let dating: PracticeRunDating
+    /// Seconds the device really played during the run.
+    public let listeningSeconds: Double
+    /// Whether the run reached the completion threshold.
+    public let completed: Bool
+
+    /// The practice day it counts for; nil for "date unknown".
+    public var practiceDay: CivilDate? { dating.practiceDay }
+
+    /// The local start time, when it is known and not in the future.
+    public var localStart: LocalDateTime? {
+        if case .dated(_, let localStart, _) = dating { return localStart }
+        return nil
+    }
+
+    /// Minutes heard, rounded down.
+    public var wholeMinutes: Int { Int((listeningSeconds / 60).rounded(.down)) }
+}
+
+/// Consecutive practice days.
+public struct PracticeStreak: Hashable, Sendable {
+    /// Days in a row with practice, ending today or yesterday; 0 when neither has any.
+    public let days: Int
+    /// The latest day of the streak; nil when `days` is 0.
+    public let lastDay: CivilDate?
+    /// False while the streak runs to yesterday and today is still open.
+    public let includesToday: Bool
+}
