@@ -242,6 +242,12 @@ public struct PracticeTotals: Hashable, Sendable {
     public let thisMonth: PracticeAmount?
     /// Runs recorded before the clock was synchronised ("date unknown"): in `allTime`, nowhere else.
     public let undatedRunCount: Int
+
+    public init(allTime: PracticeAmount, thisMonth: PracticeAmount?, undatedRunCount: Int) {
+        self.allTime = allTime
+        self.thisMonth = thisMonth
+        self.undatedRunCount = undatedRunCount
+    }
 }
 
 /// One line of the recent-sessions list. The title is the caller's to look up from `sessionID`.
@@ -253,6 +259,14 @@ public struct RecentSession: Hashable, Sendable {
     public let listeningSeconds: Double
     /// Whether the run reached the completion threshold.
     public let completed: Bool
+
+    public init(runID: Int64?, sessionID: String, dating: PracticeRunDating, listeningSeconds: Double, completed: Bool) {
+        self.runID = runID
+        self.sessionID = sessionID
+        self.dating = dating
+        self.listeningSeconds = listeningSeconds
+        self.completed = completed
+    }
 
     /// The practice day it counts for; nil for "date unknown".
     public var practiceDay: CivilDate? { dating.practiceDay }
@@ -275,4 +289,10 @@ public struct PracticeStreak: Hashable, Sendable {
     public let lastDay: CivilDate?
     /// False while the streak runs to yesterday and today is still open.
     public let includesToday: Bool
+
+    public init(days: Int, lastDay: CivilDate?, includesToday: Bool) {
+        self.days = days
+        self.lastDay = lastDay
+        self.includesToday = includesToday
+    }
 }
