@@ -53,6 +53,9 @@ let package = Package(
         // directly (read-only) when the daemon is down.
         .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore"]),
 
+        // History benchmark (bench/history): swift build -c release --product history-bench.
+        .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
+
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),

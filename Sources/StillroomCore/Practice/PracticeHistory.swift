@@ -119,11 +119,12 @@ public struct PracticeHistory: Sendable {
     /// not by start time: an id never lies, a clock can. Runs not yet stored (no id) come first.
     public func recentSessions(limit: Int = 20) -> [RecentSession] {
         guard limit > 0 else { return [] }
-        // Keep the best `limit` (key, index) pairs, newest first; most runs fail the first comparison.
+        // Keep the best `limit` (key, index) pairs, newest first. The store hands runs out oldest
+        // first, so walking backwards meets the newest early and most runs fail the first comparison.
         var best: [(key: RecencyKey, index: Int)] = []
         best.reserveCapacity(limit + 1)
-        for (index, run) in runs.enumerated() {
-            let key = RecencyKey(run)
+        for index in runs.indices.reversed() {
+            let key = RecencyKey(runs[index])
             if best.count == limit, let last = best.last, !(key > last.key) { continue }
             var position = best.count
             while position > 0 && key > best[position - 1].key { position -= 1 }
@@ -161,22 +162,37 @@ public struct PracticeHistory: Sendable {
     /// without a trusted `now`. Whether to show it is the owner's choice, and nothing here scolds.
     public func streak() -> PracticeStreak? {
         guard let today else { return nil }
-        var days = Set<Int64>()
-        for run in runs {
-            if let day = practiceDay(of: run) { days.insert(day.daysSinceEpoch) }
-        }
+        // A streak cannot be longer than the number of runs, so only the days from
+        // `today - runs.count` to today matter: one flag each, no hashing.
         let todayNumber = today.daysSinceEpoch
-        let last: Int64
-        if days.contains(todayNumber) {
-            last = todayNumber
-        } else if days.contains(todayNumber - 1) {
-            last = todayNumber - 1
+        let span = runs.count + 1
+        let earliest = todayNumber - Int64(span) + 1
+        var practised = [Bool](repeating: false, count: span)
+        let boundary = Int64(calendar.dayBoundary.secondsAfterMidnight)
+        for run in runs where run.clockTrusted {
+            let dayNumber: Int64
+            if let now, run.startedAt > now {
+                dayNumber = todayNumber
+            } else {
+                let seconds = PracticeCalendar.seconds(run.startedAt)
+                let local = seconds.addingSaturating(Int64(calendar.timeZone.utcOffset(at: seconds)))
+                dayNumber = floorDivision(local - boundary, 86_400).quotient
+            }
+            if dayNumber >= earliest && dayNumber <= todayNumber { practised[Int(dayNumber - earliest)] = true }
+        }
+        let todayIndex = span - 1
+        let lastIndex: Int
+        if practised[todayIndex] {
+            lastIndex = todayIndex
+        } else if todayIndex > 0 && practised[todayIndex - 1] {
+            lastIndex = todayIndex - 1
         } else {
             return PracticeStreak(days: 0, lastDay: nil, includesToday: false)
         }
-        var count = 0
-        while days.contains(last - Int64(count)) { count += 1 }
-        return PracticeStreak(days: count, lastDay: CivilDate(daysSinceEpoch: last), includesToday: last == todayNumber)
+        var first = lastIndex
+        while first > 0 && practised[first - 1] { first -= 1 }
+        return PracticeStreak(days: lastIndex - first + 1, lastDay: today.adding(days: lastIndex - todayIndex),
+                              includesToday: lastIndex == todayIndex)
     }
 }
 
