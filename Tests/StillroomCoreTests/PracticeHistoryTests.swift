@@ -256,4 +256,37 @@ func utc(_ year: Int, _ month: Int, _ dayOfMonth: Int, _ hour: Int, _ minute: In
         #expect(exported[1]["startedAtUnixMs"] == 133_250)
         #expect(text.contains("a/b")) // slashes are not escaped
     }
+
+    @Test func jsonTextAndJSONValueAgreeForAnyRun() throws {
+        var generator = SeededGenerator(seed: 7)
+        var runs: [PracticeRunRecord] = []
+        for id in Int64(1)...300 {
+            var record = run(id % 50 == 0 ? nil : id, utc(2024, 1, 1, 0) + Int64.random(in: 0..<40_000_000_000, using: &generator),
+                             seconds: Double.random(in: 0...7200, using: &generator), completed: Bool.random(using: &generator),
+                             trusted: id % 7 != 0)
+            record.coveredRanges = [CoveredRange(start: 0, end: Double.random(in: 0...300, using: &generator)),
+                                    CoveredRange(start: 301.0005, end: 1e-4)]
+            runs.append(record)
+        }
+        runs.append(run(999, utc(2024, 6, 1, 12), session: "tab\tquote\"ctl\u{1}\u{1F}é€😀/"))
+        let history = history(runs, now: utc(2025, 6, 1, 0))
+        #expect(try JSONValue.parse(Array(history.exportJSONText().utf8)) == history.exportJSON())
+        let empty = self.history([])
+        #expect(empty.exportJSONText() == "{\n  \"dayBoundary\": \"04:00\",\n  \"format\": \"stillroom.practice-history\",\n  \"runs\": [],\n  \"version\": 1\n}\n")
+        #expect(try JSONValue.parse(Array(empty.exportJSONText().utf8)) == empty.exportJSON())
+        #expect(empty.exportCSV() == PracticeHistory.csvColumns.joined(separator: ",") + "\r\n")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so randomised tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
