@@ -19,25 +19,37 @@ struct ExportTextWriter {
 
     mutating func append(integer value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = value.magnitude
-        var divisor: UInt64 = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-            divisor /= 10
-        }
+        append(digitsOf: value.magnitude, width: 1)
     }
 
     /// `value` with at least `width` digits (zero-padded); `value` must not be negative.
     mutating func append(padded value: Int, width: Int) {
-        var digits = 1
-        var limit = 10
-        while value >= limit && digits < 19 {
-            digits += 1
-            limit *= 10
+        if width == 2 && value >= 0 && value < 100 {
+            // Months, days, hours, minutes, seconds: the common case, two bytes.
+            bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+            return
         }
-        for _ in digits..<max(digits, width) { bytes.append(UInt8(ascii: "0")) }
-        append(integer: Int64(value))
+        append(digitsOf: UInt64(max(0, value)), width: width)
+    }
+
+    /// Decimal digits, most significant first, zero-padded to `width` (at most 20).
+    private mutating func append(digitsOf value: UInt64, width: Int) {
+        // Division by the constant 10 compiles to a multiplication; digits are made backwards.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var remaining = value
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+                count += 1
+            } while remaining > 0
+            while count < min(width, 20) {
+                digits[19 - count] = UInt8(ascii: "0")
+                count += 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
     }
 
     /// "2024-03-31" (years outside 0...9999 as plain integers, as `CivilDate.description`).
