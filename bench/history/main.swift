@@ -26,14 +26,13 @@ func readFile(_ path: String) -> [UInt8] {
     return bytes
 }
 
-func milliseconds(_ duration: Duration) -> Double { Double(duration.totalNanoseconds) / 1e6 }
-
 func summary(_ samples: [Duration]) -> String {
     let sorted = samples.sorted()
     let median = sorted[sorted.count / 2]
     func text(_ value: Duration) -> String {
-        let ms = milliseconds(value)
-        let hundredths = Int((ms * 100).rounded())
+        let microseconds = Int(Double(value.totalNanoseconds) / 1e3)
+        if microseconds < 100 { return "\(microseconds) µs" }
+        let hundredths = microseconds / 10
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
     }
@@ -102,6 +101,7 @@ let totalsSamples = time { $0.totals().allTime.listeningSeconds }
 let streakSamples = time { Double($0.streak()!.days) }
 let csvSamples = time { Double($0.exportCSV().utf8.count) }
 let jsonSamples = time { Double($0.exportJSONText().utf8.count) }
+let jsonValueSamples = time { $0.exportJSON() == .null ? 0 : 1 }
 
 let sample = PracticeHistory(runs: runs, calendar: calendar, now: now)
 print("history bench: \(runCount) runs over 10 years, Europe/Berlin (\(zoneBytes.isEmpty ? "POSIX rule" : "tzdata file")), \(rounds) rounds")
@@ -112,7 +112,6 @@ print("    totals only:               \(summary(totalsSamples))")
 print("  streak (\(sample.streak()!.days) days):          \(summary(streakSamples))")
 print("  export CSV:                  \(summary(csvSamples))")
 print("  export JSON (text):          \(summary(jsonSamples))")
+print("  export JSON (JSONValue):     \(summary(jsonValueSamples))")
 if !parseSamples.isEmpty { print("  parse Europe/Berlin TZif:    \(summary(parseSamples))") }
 print("  (checksum \(Int(checksum) % 1000))")
-let jsonValueSamples = time { $0.exportJSON() == .null ? 0 : 1 }
-print("  export JSON (value only):    \(summary(jsonValueSamples))")
