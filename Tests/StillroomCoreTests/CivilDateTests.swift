@@ -40,6 +40,9 @@ import Testing
         #expect(CivilDate(year: 2024, month: 4, day: 0) == nil)
         #expect(LocalDateTime(year: 2024, month: 1, day: 1, hour: 24) == nil)
         #expect(LocalDateTime(year: 2024, month: 1, day: 1, second: 60) == nil)
+        #expect(CivilDate(year: Int.max, month: 1, day: 1) == nil)
+        #expect(CivilMonth(year: -200_000_000, month: 1) == nil)
+        #expect(CivilDate(year: 100_000_000, month: 12, day: 31) != nil)
     }
 
     @Test func monthsStepAcrossYears() {

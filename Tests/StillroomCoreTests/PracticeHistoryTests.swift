@@ -276,6 +276,25 @@ func utc(_ year: Int, _ month: Int, _ dayOfMonth: Int, _ hour: Int, _ minute: In
         #expect(try JSONValue.parse(Array(empty.exportJSONText().utf8)) == empty.exportJSON())
         #expect(empty.exportCSV() == PracticeHistory.csvColumns.joined(separator: ",") + "\r\n")
     }
+
+    @Test func extremeClocksDoNotTrap() {
+        // A clock read as the largest possible instant, and runs at both ends of time.
+        let edge = { (id: Int64, startedAt: Int64) in
+            PracticeRunRecord(id: id, sessionID: "edge", startedAt: startedAt, actualListeningSeconds: 60,
+                              recordingSeconds: 300, completedAt: startedAt, clockTrusted: true, updatedAt: startedAt)
+        }
+        let runs = [edge(1, .max), edge(2, .min), run(3, 0), run(4, utc(2024, 5, 10, 18))]
+        let history = history(runs, now: .max)
+        let month = try! #require(history.today?.civilMonth)
+        #expect(history.month(month).amount.runCount == 1)
+        #expect(history.totals().allTime.runCount == 4)
+        #expect(history.recentSessions().count == 4)
+        #expect(history.streak() != nil)
+        #expect(!history.exportCSV().isEmpty)
+        let past = self.history(runs, now: .min)
+        #expect(past.totals().thisMonth != nil)
+        #expect(past.month(CivilMonth(year: 2024, month: 5)!).amount.runCount == 0) // all clamped to "today"
+    }
 }
 
 /// A small deterministic generator (SplitMix64), so randomised tests repeat exactly.

@@ -209,6 +209,33 @@ struct TZifBuilder {
         #expect(refusal(binary.bytes()) == .malformedFooter("the TZ string holds bytes that are not printable ASCII"))
     }
 
+    @Test func theFooterTakesOverAtTheLastTransition() throws {
+        // Type 0 until 2024-11-01, then the table says CET but the footer says +03: the footer wins from
+        // the last transition on, and that is where the change is reported.
+        var builder = TZifBuilder()
+        builder.types = [(0, 0, 0), (3600, 0, 4)]
+        builder.characters = Array("UTC\0CET\0".utf8)
+        builder.times = [1_730_419_200]
+        builder.timeTypes = [1]
+        builder.footer = "<+03>-3"
+        let rules = try TimeZoneRules(tzif: builder.bytes())
+        #expect(rules.utcOffset(at: 1_730_419_199) == 0)
+        #expect(rules.utcOffset(at: 1_730_419_200) == 10_800)
+        #expect(rules.nextChange(after: 0) == 1_730_419_200)
+        #expect(rules.nextChange(after: 1_730_419_200) == nil)
+    }
+
+    @Test func rulesBuiltFromPartsAreChecked() {
+        let cet = LocalTimeType(utcOffset: 3600, isDaylightSaving: false, abbreviation: "CET")
+        #expect(TimeZoneRules(localTimeTypes: [], transitions: [], transitionTypes: [], footer: nil) == nil)
+        #expect(TimeZoneRules(localTimeTypes: [cet], transitions: [2, 1], transitionTypes: [0, 0], footer: nil) == nil)
+        #expect(TimeZoneRules(localTimeTypes: [cet], transitions: [1], transitionTypes: [1], footer: nil) == nil)
+        #expect(TimeZoneRules(localTimeTypes: [cet], transitions: [1], transitionTypes: [], footer: nil) == nil)
+        let rules = TimeZoneRules(localTimeTypes: [cet], transitions: [], transitionTypes: [], footer: nil)
+        #expect(rules?.utcOffset(at: 0) == 3600)
+        #expect(rules?.nextChange(after: 0) == nil)
+    }
+
     @Test func errorsReadAsSentences() {
         #expect(TZifError.badMagic(offset: 0).description == "not a TZif file (it does not start with \"TZif\")")
         #expect(TZifError.truncated(section: "the header", offset: 0, needed: 44, available: 10).description

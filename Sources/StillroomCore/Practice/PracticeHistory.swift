@@ -61,7 +61,7 @@ public struct PracticeHistory: Sendable {
 
     /// Minutes heard on each practice day of `month`.
     public func month(_ month: CivilMonth) -> PracticeMonth {
-        var days = (1...month.numberOfDays).map { PracticeDaySummary(day: CivilDate(year: month.year, month: month.month, day: $0)!) }
+        var days = (1...month.numberOfDays).map { PracticeDaySummary(day: CivilDate(validYear: month.year, month: month.month, day: $0)) }
         let window = candidateWindow(month)
         for run in runs where run.clockTrusted {
             let day: CivilDate
@@ -79,12 +79,19 @@ public struct PracticeHistory: Sendable {
 
     /// Start times that can belong to `month`: its dates widened by the boundary and the largest
     /// possible UTC offset (26 h) on either side, so only these runs need a time-zone lookup.
-    private func candidateWindow(_ month: CivilMonth) -> Range<UnixMilliseconds> {
+    private func candidateWindow(_ month: CivilMonth) -> ClosedRange<UnixMilliseconds> {
         let margin: Int64 = 27 * 3600
         let boundary = Int64(calendar.dayBoundary.secondsAfterMidnight)
         let first = month.firstDay.daysSinceEpoch * 86_400 + boundary - margin
         let end = month.next.firstDay.daysSinceEpoch * 86_400 + boundary + margin
-        return (first * 1000)..<(end * 1000)
+        let upper = Self.milliseconds(end)
+        return Self.milliseconds(first)...(upper == .max ? .max : upper - 1)
+    }
+
+    /// Seconds to milliseconds, pinned at the ends of the range (months hundreds of millions of years out).
+    private static func milliseconds(_ seconds: Int64) -> UnixMilliseconds {
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        return overflow ? (seconds < 0 ? .min : .max) : product
     }
 
     // MARK: Totals

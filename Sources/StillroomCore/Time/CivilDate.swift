@@ -22,9 +22,22 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// 1 ... the length of the month.
     public let day: Int
 
-    /// Nil unless `month` is 1...12 and `day` exists in that month of `year`.
+    /// Years accepted from callers: far beyond any calendar in use, and far enough from Int64's ends
+    /// that day, second and millisecond arithmetic on them cannot overflow.
+    public static let yearRange = -100_000_000...100_000_000
+
+    /// Nil unless `year` is within `yearRange`, `month` is 1...12 and `day` exists in that month.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= Self.daysInMonth(month, year: year) else { return nil }
+        guard Self.yearRange.contains(year), (1...12).contains(month), day >= 1, day <= Self.daysInMonth(month, year: year) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// For dates known to exist (computed, not taken from a caller).
+    init(validYear year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
@@ -118,9 +131,9 @@ public struct CivilMonth: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// 1 ... 12.
     public let month: Int
 
-    /// Nil unless `month` is 1...12.
+    /// Nil unless `month` is 1...12 and `year` is within `CivilDate.yearRange`.
     public init?(year: Int, month: Int) {
-        guard (1...12).contains(month) else { return nil }
+        guard CivilDate.yearRange.contains(year), (1...12).contains(month) else { return nil }
         self.init(validYear: year, month: month)
     }
 
@@ -129,8 +142,8 @@ public struct CivilMonth: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.month = month
     }
 
-    public var firstDay: CivilDate { CivilDate(year: year, month: month, day: 1)! }
-    public var lastDay: CivilDate { CivilDate(year: year, month: month, day: numberOfDays)! }
+    public var firstDay: CivilDate { CivilDate(validYear: year, month: month, day: 1) }
+    public var lastDay: CivilDate { CivilDate(validYear: year, month: month, day: numberOfDays) }
     public var numberOfDays: Int { CivilDate.daysInMonth(month, year: year) }
 
     public var next: CivilMonth {
