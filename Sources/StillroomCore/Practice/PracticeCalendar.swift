@@ -8,6 +8,7 @@ public struct PracticeCalendar: Sendable {
     public let timeZone: TimeZoneRules
     public let dayBoundary: PracticeDayBoundary
 
+    /// `timeZone` from the box's zone file (or `.utc`), `dayBoundary` from settings.
     public init(timeZone: TimeZoneRules, dayBoundary: PracticeDayBoundary = .standard) {
         self.timeZone = timeZone
         self.dayBoundary = dayBoundary

@@ -24,6 +24,7 @@ public enum PracticeRunDating: Hashable, Sendable {
 
 /// Practice history queries over `runs` (as the store returns them; any order).
 public struct PracticeHistory: Sendable {
+    /// Every stored run, and the open one if it is worth showing.
     public let runs: [PracticeRunRecord]
     public let calendar: PracticeCalendar
     /// The wall time when the clock is synchronised; nil when it is not. Without it there is no
@@ -32,6 +33,7 @@ public struct PracticeHistory: Sendable {
     /// The practice day of `now`.
     public let today: CivilDate?
 
+    /// Cheap: the queries do the work, so build one per screen refresh.
     public init(runs: [PracticeRunRecord], calendar: PracticeCalendar, now: UnixMilliseconds?) {
         self.runs = runs
         self.calendar = calendar

@@ -16,6 +16,7 @@ public enum Weekday: Int, CaseIterable, Sendable, Hashable, Comparable {
 ///
 /// Practice days are civil dates: the date a run "belongs to" after the day boundary is applied.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Astronomical numbering: 0 is 1 BC.
     public let year: Int
     /// 1 ... 12.
     public let month: Int
@@ -93,6 +94,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The month this date falls in.
     public var civilMonth: CivilMonth { CivilMonth(validYear: year, month: month) }
 
+    /// Gregorian: every fourth year, except centuries not divisible by 400.
     public static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
@@ -144,12 +146,15 @@ public struct CivilMonth: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     public var firstDay: CivilDate { CivilDate(validYear: year, month: month, day: 1) }
     public var lastDay: CivilDate { CivilDate(validYear: year, month: month, day: numberOfDays) }
+    /// 28 ... 31.
     public var numberOfDays: Int { CivilDate.daysInMonth(month, year: year) }
 
+    /// The month after this one.
     public var next: CivilMonth {
         month == 12 ? CivilMonth(validYear: year + 1, month: 1) : CivilMonth(validYear: year, month: month + 1)
     }
 
+    /// The month before this one.
     public var previous: CivilMonth {
         month == 1 ? CivilMonth(validYear: year - 1, month: 12) : CivilMonth(validYear: year, month: month - 1)
     }

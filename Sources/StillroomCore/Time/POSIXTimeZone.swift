@@ -87,11 +87,13 @@ public struct POSIXTimeZone: Hashable, Sendable, CustomStringConvertible {
         return isDaylightSaving(at: unixSeconds) ? daylightSaving.type : standard
     }
 
+    /// Seconds to add to UTC for local time at `unixSeconds`.
     public func utcOffset(at unixSeconds: Int64) -> Int32 {
         guard let daylightSaving else { return standard.utcOffset }
         return isDaylightSaving(at: unixSeconds) ? daylightSaving.type.utcOffset : standard.utcOffset
     }
 
+    /// Whether DST is in effect at `unixSeconds`: the latest change at or before it was a start.
     public func isDaylightSaving(at unixSeconds: Int64) -> Bool {
         guard daylightSaving != nil else { return false }
         let instant = Self.withinSafeRange(unixSeconds).instant

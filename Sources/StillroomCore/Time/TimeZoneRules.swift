@@ -67,6 +67,7 @@ public struct TimeZoneRules: Hashable, Sendable {
         }
     }
 
+    /// Whether the zone observes daylight saving time at `unixSeconds` (the TZif `isdst` flag).
     public func isDaylightSaving(at unixSeconds: Int64) -> Bool {
         switch place(unixSeconds) {
         case .footer: footer!.isDaylightSaving(at: unixSeconds)
