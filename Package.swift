@@ -71,6 +71,9 @@ let package = Package(
         .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
         .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
 
+        // History benchmark (bench/history): swift build -c release --product history-bench.
+        .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
+
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
