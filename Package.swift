@@ -56,6 +56,7 @@ let package = Package(
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
             "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "GPIODInput", "EvdevInput", "TerminalInput",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
         // The maintenance CLI: shares only the control protocol with the daemon; reads the database

@@ -34,6 +34,9 @@ public final class Daemon {
     /// The local offset from UTC now (from the time-zone rules).
     var localUTCOffsetSeconds = 0
     var controlServer: ControlServer?
+    var inputBackends: [InputBackend] = []
+    var jackMonitor: ALSAJackMonitor?
+    var controlMapper = ControlMapper()
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -79,6 +82,7 @@ public final class Daemon {
             throw StartupError("cannot route signals: \(error)")
         }
         startWatchdog()
+        try startInput()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -115,6 +119,7 @@ public final class Daemon {
         if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
         apply(.shutdown)
         engine.stop()
+        stopInput()
         controlServer?.shutDown()
         watchdogTimer?.cancel()
         store.close()
@@ -142,7 +147,7 @@ public final class Daemon {
         if case .png(let path) = options.display {
             try Directories.prepareWritable(Directories.parent(of: path), purpose: "screenshot directory")
         }
-        if options.input == .gpio || options.input == .evdev {
+        if options.input != .none {
             try Directories.checkReadableFile(options.boardFile, purpose: "board file")
         }
     }
