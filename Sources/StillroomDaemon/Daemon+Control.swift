@@ -1,5 +1,6 @@
 import ControlProtocol
 import ControlSocket
+import EspeakSpeech
 import SQLiteStore
 import StillroomCore
 
@@ -28,6 +29,8 @@ extension Daemon {
         case "sessions": return .success(.object(["sessions": .array(content.catalog.sessions.map(sessionJSON))]))
         case "show": return withSession(request) { .success(sessionJSON($0)) }
         case "favorite": return favoriteCommand(request)
+        case "doctor": return .success(doctorJSON())
+        case "say": return sayCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
@@ -98,6 +101,20 @@ extension Daemon {
             }
             return .success(sessionJSON(session))
         }
+    }
+
+    /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).
+    private func sayCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        guard let text = request.argument("text"), !text.isEmpty, text.count <= 500 else {
+            return .failure(ControlError(.invalidArgument, "say needs a text of 1 to 500 characters"))
+        }
+        do {
+            let voice = try EspeakSynthesizer.shared()
+            engine.speak(try voice.synthesize(text), rate: voice.sampleRate)
+        } catch {
+            return .failure(ControlError(.failed, "speech failed: \(error)"))
+        }
+        return .success(statusJSON())
     }
 
     private func withSession(_ request: ControlRequest, text: String? = nil,

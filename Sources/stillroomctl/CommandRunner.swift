@@ -44,6 +44,13 @@ struct CommandRunner {
                 let id = try oneWord("a session id")
                 return try daemonOrOffline("show", ["session": .string(id)], offline: { try Offline(invocation).show(id) },
                                            print: Output.session)
+            case "say":
+                guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
+                return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+            case "doctor":
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,
+                                           failsWhen: { $0["ok"]?.boolValue == false })
             case "transcript":
                 let id = try oneWord("a session id")
                 return try Offline(invocation).printTranscript(id)
@@ -92,7 +99,7 @@ struct CommandRunner {
 
     /// A read-only command: from the daemon when it runs, else from the database and content folder.
     private func daemonOrOffline(_ command: String, _ arguments: [String: JSONValue], offline: () throws -> JSONValue,
-                                 print: (JSONValue) -> String) throws -> ExitStatus {
+                                 print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
         let response: ControlResponse
         do {
             response = try connection.send(command, arguments)
@@ -101,19 +108,20 @@ struct CommandRunner {
             case .unreachable:
                 let result = try offline()
                 write(invocation.json ? ControlCodec.json(result) : print(result))
-                return .ok
+                return failsWhen(result) ? .failed : .ok
             case .refused(let reason): fail(reason, .refused)
             case .broken(let reason): fail(reason, .failed)
             }
         }
-        return show(response, print: print)
+        return show(response, print: print, failsWhen: failsWhen)
     }
 
-    private func show(_ response: ControlResponse, print: (JSONValue) -> String) -> ExitStatus {
+    private func show(_ response: ControlResponse, print: (JSONValue) -> String,
+                      failsWhen: (JSONValue) -> Bool = { _ in false }) -> ExitStatus {
         switch response.outcome {
         case .success(let result):
             write(invocation.json ? ControlCodec.json(result) : print(result))
-            return .ok
+            return failsWhen(result) ? .failed : .ok
         case .failure(let error):
             if invocation.json { write(ControlCodec.json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]))) }
             fail(error.message, Self.status(for: error.code))

@@ -21,6 +21,10 @@ enum Help {
           transcript ID               the session's transcript, with times
           favorite add|remove ID
 
+        Maintenance:
+          doctor                      database, content, audio output, disk space, clock: ok or what to do
+          say TEXT                    speak TEXT through the box (checks the speech path)
+
         Options:
           --socket PATH      the control socket        [/run/stillroom/control.sock]
           --data-dir PATH    the daemon's data folder   [/var/lib/stillroom]
@@ -45,6 +49,8 @@ enum Help {
         "sessions": "Usage: stillroomctl sessions [--theme breathe|focus|unwind] [--favorites] [--offline]\nLists sessions; --offline: only those on the box.",
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
         "transcript": "Usage: stillroomctl transcript ID\nPrints the transcript with the time of each line.",
+        "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
+        "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]
 }

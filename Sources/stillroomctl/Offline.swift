@@ -75,6 +75,36 @@ struct Offline {
         return .ok
     }
 
+    /// The checks that need no daemon: the database, the content, the disk; and the daemon itself.
+    func doctor() throws -> JSONValue {
+        var checks: [JSONValue] = [.object(["check": "daemon", "ok": false, "detail": "not running",
+                                            "fix": "systemctl start stillroom; see journalctl -u stillroom"])]
+        let database = invocation.dataDirectory + "/stillroom.db"
+        if let store = try? SQLiteStore.openReadOnly(path: database) {
+            let findings = (try? store.quickCheck()) ?? ["quick_check could not run"]
+            store.close()
+            checks.append(.object(["check": "database", "ok": .bool(findings.isEmpty),
+                                   "detail": .string(findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; ")),
+                                   "fix": "start stillroomd: it moves a damaged database aside and starts fresh"]))
+        } else {
+            checks.append(.object(["check": "database", "ok": false, "detail": .string("\(database) cannot be opened"),
+                                   "fix": "start stillroomd once to create it; check the data folder's permissions"]))
+        }
+        do {
+            let parsed = CatalogParser.parseCatalog(try readFile(invocation.contentDirectory + "/catalog.json"), fileName: "catalog.json")
+            checks.append(.object(["check": "content", "ok": .bool(parsed.problems.isEmpty),
+                                   "detail": .string("\(parsed.catalog.sessions.count) sessions" + (parsed.problems.first.map { "; \($0)" } ?? "")),
+                                   "fix": "reinstall the content package"]))
+        } catch {
+            checks.append(.object(["check": "content", "ok": false, "detail": .string("\(error)"), "fix": "reinstall the content package"]))
+        }
+        var info = statvfs()
+        let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
+        checks.append(.object(["check": "disk space", "ok": .bool(free >= 64 << 20), "detail": .string("\(free >> 20) MB free"),
+                               "fix": "remove downloaded sessions to make room"]))
+        return .object(["checks": .array(checks), "ok": false])
+    }
+
     // MARK: Pieces
 
     private func loadCatalog() throws -> Catalog {

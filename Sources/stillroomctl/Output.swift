@@ -71,6 +71,15 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
+    static func doctor(_ result: JSONValue) -> String {
+        (result["checks"]?.arrayValue ?? []).map { check in
+            let ok = check["ok"]?.boolValue == true
+            let line = "\(ok ? "ok  " : "FAIL") \((check["check"]?.stringValue ?? "?").padded(to: 13)) \(check["detail"]?.stringValue ?? "")"
+            guard !ok, let fix = check["fix"]?.stringValue, !fix.isEmpty else { return line }
+            return line + "\n     \(String(repeating: " ", count: 13)) what to do: \(fix)"
+        }.joined(separator: "\n")
+    }
+
     static func megabytes(_ bytes: Double?) -> String {
         guard let bytes else { return "size unknown" }
         let tenths = Int((bytes / 100_000).rounded())

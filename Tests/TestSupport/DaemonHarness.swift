@@ -9,7 +9,8 @@ public final class DaemonHarness {
     private var notify: NotifySocket?
     private var starts = 0
 
-    /// `content` defaults to a folder holding the 3-second sweep fixture as session "sweep".
+    /// `content` defaults to a folder holding the 3-second sweep fixture as session "sweep" and the
+    /// 20-second one as "long".
     public init(content: String? = nil, extraArguments: [String] = []) {
         directory = TemporaryDirectory("stillroom-daemon")
         self.extraArguments = extraArguments
@@ -74,18 +75,26 @@ public final class DaemonHarness {
 
     public static func makeSweepContent(in directory: TemporaryDirectory) -> String {
         let content = directory.file("content")
-        runShell("mkdir -p '\(content)/sessions/sweep'")
-        runShell("cp '\(RepositoryPaths.fixture("audio/sweep-3s-44k-mono.mp3"))' '\(content)/sessions/sweep/audio.mp3'")
+        for (id, fixture) in [("sweep", "sweep-3s-44k-mono.mp3"), ("long", "sweep-20s-44k-mono.mp3")] {
+            runShell("mkdir -p '\(content)/sessions/\(id)'")
+            runShell("cp '\(RepositoryPaths.fixture("audio/" + fixture))' '\(content)/sessions/\(id)/audio.mp3'")
+            Files.write("{}", to: content + "/sessions/\(id)/provenance.json")
+        }
         Files.write("WEBVTT\n\n00:00.000 --> 00:01.500\nA rising sound.\n\n00:01.500 --> 00:03.000\nStill rising.\n",
                     to: content + "/sessions/sweep/transcript.vtt")
-        Files.write("{}", to: content + "/sessions/sweep/provenance.json")
+        Files.write("WEBVTT\n\n00:00.000 --> 00:20.000\nA long rise.\n", to: content + "/sessions/long/transcript.vtt")
         Files.write("""
             {"schema": 1, "defaultSession": "sweep", "sessions": [{
               "id": "sweep", "title": "Sweep", "theme": "focus", "description": "A rising test sweep.",
               "durationSeconds": 3.0, "audio": "sessions/sweep/audio.mp3",
               "transcript": "sessions/sweep/transcript.vtt",
               "license": {"name": "CC0 1.0", "attribution": "Stillroom project"},
-              "provenance": "sessions/sweep/provenance.json"}], "sounds": []}
+              "provenance": "sessions/sweep/provenance.json"}, {
+              "id": "long", "title": "Long sweep", "theme": "breathe", "description": "A twenty-second test sweep.",
+              "durationSeconds": 20.0, "audio": "sessions/long/audio.mp3",
+              "transcript": "sessions/long/transcript.vtt",
+              "license": {"name": "CC0 1.0", "attribution": "Stillroom project"},
+              "provenance": "sessions/long/provenance.json"}], "sounds": []}
             """, to: content + "/catalog.json")
         return content
     }

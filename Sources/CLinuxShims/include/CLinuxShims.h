@@ -2,9 +2,6 @@
 #ifndef STILLROOM_CLINUXSHIMS_H
 #define STILLROOM_CLINUXSHIMS_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -23,20 +20,12 @@ static inline int stillroom_clock_synchronized(void) {
     return adjtimex(&state) != TIME_ERROR;
 }
 
-/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC (a GNU extension Swift's Glibc module does not show).
-static inline int stillroom_accept_nonblocking(int listener) {
-    return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC. accept4 and struct ucred need _GNU_SOURCE, which
+/// must not leak into this header (it changes glibc's struct layouts against Swift's Glibc module), so
+/// they are defined in shims.c.
+int stillroom_accept_nonblocking(int listener);
 
-/// The peer's pid, uid and gid of a Unix socket (SO_PEERCRED, struct ucred is behind _GNU_SOURCE).
-static inline int stillroom_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid) {
-    struct ucred credentials;
-    socklen_t length = sizeof credentials;
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
-    *pid = credentials.pid;
-    *uid = credentials.uid;
-    *gid = credentials.gid;
-    return 0;
-}
+/// The peer's pid, uid and gid of a Unix socket (SO_PEERCRED).
+int stillroom_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid);
 
 #endif
