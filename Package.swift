@@ -22,6 +22,7 @@ let package = Package(
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
         debianLibrary("CEspeak", pkgConfig: "espeak-ng", package: "libespeak-ng-dev"),
         debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
+        debianLibrary("CCurl", pkgConfig: "libcurl", package: "libcurl4-openssl-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
 
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
+        // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
+        .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -68,6 +71,9 @@ let package = Package(
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
+        .testTarget(name: "CurlDownloaderTests", dependencies: [
+            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
+        ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
         ]),
