@@ -177,7 +177,7 @@ final class CurlTransfer {
         case CURLE_FILESIZE_EXCEEDED:
             var announced: curl_off_t = -1
             _ = stillroom_easy_getinfo_offset(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) // -1 stays when unknown
-            return .oversize(bytes: Int64(max(announced, 0)) + offset, limit: maximumBytes)
+            return .oversize(bytes: announced > 0 ? Int64(announced) + offset : nil, limit: maximumBytes)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
             return .tls(detail)
@@ -203,11 +203,12 @@ extension CurlGlobal {
 }
 
 extension String {
+    /// Without leading spaces and trailing spaces, CR and LF (by bytes: "\r\n" is one Character).
     func trimmingASCIISpacesAndNewlines() -> String {
-        var scalars = Substring(self)
-        while let last = scalars.last, last == "\r" || last == "\n" || last == " " || last == "\t" { scalars.removeLast() }
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        return String(scalars)
+        var bytes = Array(utf8)[...]
+        while let last = bytes.last, last == 13 || last == 10 || last == 32 || last == 9 { bytes.removeLast() }
+        while let first = bytes.first, first == 32 || first == 9 { bytes.removeFirst() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -147,6 +147,9 @@ final class CopyVerifier {
         (current?.id == id && current?.adopt == true) || queue.contains { $0.id == id && $0.adopt }
     }
 
+    /// Whether a check is running or waiting.
+    var isBusy: Bool { current != nil || !queue.isEmpty }
+
     func enqueue(_ id: ContentID, adopt: Bool) {
         queue.append((id, adopt))
         if current == nil { timer?.schedule(at: loop.now) }

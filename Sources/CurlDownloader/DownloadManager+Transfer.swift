@@ -144,6 +144,12 @@ extension DownloadManager {
         }
         transfer.onBody = { [unowned self, unowned running, unowned transfer] bytes in
             guard running.transfer === transfer, let writer = running.writer else { return false }
+            let limit = running.job.target.byteCount
+            if writer.size + Int64(bytes.count) > limit {
+                // Never write past the manifest's size (a server that announced no length, or lied low).
+                feed(running.id, .transferFailed(.oversize(bytes: writer.size + Int64(bytes.count), limit: limit)))
+                return false
+            }
             do throws(FileError) {
                 try writer.append(bytes)
             } catch {

@@ -169,6 +169,16 @@ public final class DownloadManager {
     /// Bytes an unprivileged writer may still use where `path` lives (statvfs: f_bavail × f_frsize).
     public static func availableBytes(at path: String) -> Int64? { DownloadFiles.availableBytes(path) }
 
+    deinit {
+        // Timers and watches live in the loop, which outlives this manager; none may fire into it.
+        for running in downloads.values {
+            if let transfer = running.transfer { multi.remove(transfer) }
+            running.release()
+        }
+        for fetch in manifestFetches.values { fetch.cancel() }
+        verifier?.stop()
+    }
+
     // MARK: Reading state
 
     /// The manifests and what became of each.
@@ -286,7 +296,7 @@ public final class DownloadManager {
     private func settle(_ running: RunningDownload, before: DownloadStatus) {
         let after = DownloadStatus(job: running.job)
         if after.state != before.state || after.percent != before.percent || after.failure != before.failure {
-            if after.state != before.state { logTransition(running, after) }
+            if after.state != before.state || after.failure != before.failure { logTransition(running, after) }
             onChange?(running.id)
         }
         guard !running.job.phase.isActive else { return }

@@ -76,7 +76,7 @@ import Testing
 
     @Test func responseHeadsFromRawLines() {
         let head = ResponseHead(status: 206, headerLines: [
-            "Content-Length: 900", "content-range: bytes 100-999/1000", "LOCATION:  /x ", "X-Other: y", "garbage",
+            "Content-Length: 900\r\n", "content-range: bytes 100-999/1000", "LOCATION:  /x \r\n", "X-Other: y", "garbage",
         ])
         #expect(head.contentLength == 900)
         #expect(head.contentRange?.first == 100)

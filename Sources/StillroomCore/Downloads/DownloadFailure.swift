@@ -51,8 +51,9 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
     case httpStatus(Int)
     /// The transfer ended cleanly but before the manifest's size was reached.
     case endedEarly(received: Int64, expected: Int64)
-    /// The server sent, or announced, more bytes than the manifest's size (or the size cap).
-    case oversize(bytes: Int64, limit: Int64)
+    /// The server sent, or announced, more bytes than the manifest's size (or the size cap). `bytes` is
+    /// nil when curl refused the announced size (CURLOPT_MAXFILESIZE_LARGE) before it could be read.
+    case oversize(bytes: Int64?, limit: Int64)
     /// The server's own idea of the file's size (Content-Range) differs from the manifest's.
     case sizeMismatch(server: Int64, manifest: Int64)
     /// A redirect to a host that is not on the allow-list, or to plain http.
@@ -106,8 +107,10 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
             return "The server answered HTTP \(status)\(name.isEmpty ? "" : " " + name)."
         case .endedEarly(let received, let expected):
             return "The server ended the transfer after \(ByteCountText.text(received)) of \(ByteCountText.text(expected))."
-        case .oversize(let bytes, let limit):
+        case .oversize(let bytes?, let limit):
             return "The server sent or announced \(ByteCountText.text(bytes)), more than the \(ByteCountText.text(limit)) the list of sessions allows."
+        case .oversize(nil, let limit):
+            return "The server announced a file larger than the \(ByteCountText.text(limit)) the list of sessions allows."
         case .sizeMismatch(let server, let manifest):
             return "The server's file is \(ByteCountText.text(server)) but the list of sessions says \(ByteCountText.text(manifest))."
         case .redirectRefused(let detail):

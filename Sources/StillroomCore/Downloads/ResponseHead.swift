@@ -79,7 +79,8 @@ public struct ContentRange: Sendable, Hashable {
 
 extension StringProtocol {
     func trimmingASCIISpaces() -> String {
-        let isSpace = { (c: Character) in c == " " || c == "\t" || c == "\r" || c == "\n" }
+        // "\r\n" is one Character (a grapheme cluster), so it is listed on its own.
+        let isSpace = { (c: Character) in c == " " || c == "\t" || c == "\r" || c == "\n" || c == "\r\n" }
         guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
         let end = lastIndex(where: { !isSpace($0) })!
         return String(self[start...end])
