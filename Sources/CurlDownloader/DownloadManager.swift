@@ -357,9 +357,12 @@ public final class DownloadManager {
         let written = running.writer?.size ?? 0
         let report = spaceReport(excluding: running.id)
         let remaining = max(0, running.job.target.byteCount - written)
+        let needed = remaining + configuration.policy.reserveBytes
         var available = report.availableBytes ?? 0
         if let limit = configuration.writeCapacityLimit { available = min(available, max(0, limit - written)) }
-        return .diskFull(SpaceShortage(neededBytes: remaining + configuration.policy.reserveBytes, availableBytes: available,
+        // The file system said ENOSPC: whatever statvfs reports, there was not room enough.
+        if available >= needed { available = 0 }
+        return .diskFull(SpaceShortage(neededBytes: needed, availableBytes: available,
                                        reserveBytes: configuration.policy.reserveBytes, removable: report.removable))
     }
 }
