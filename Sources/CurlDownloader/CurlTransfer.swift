@@ -91,6 +91,8 @@ final class CurlTransfer {
         set(CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.seconds.rounded(.up))))
         set(CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(limits.connectTimeout.totalNanoseconds / 1_000_000)))
         set(CURLOPT_USERAGENT, limits.userAgent)
+        // The box itself is never reached through a proxy from the environment (the demo server, tests).
+        set(CURLOPT_NOPROXY, "127.0.0.1,localhost,::1")
         // Raw bytes: no Accept-Encoding, so sizes and digests are those of the file itself.
         if offset > 0 { set(CURLOPT_RANGE, "\(offset)-") }
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
