@@ -46,6 +46,9 @@ final class CurlMulti {
     }
 
     deinit {
+        // From here on curl's callbacks find no object: nothing may reach a half-destroyed one.
+        _ = stillroom_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, nil)
+        _ = stillroom_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, nil)
         for transfer in transfers.values {
             curl_multi_remove_handle(multi, transfer.easy)
         }
@@ -181,12 +184,12 @@ enum CurlGlobal {
 }
 
 private let curlSocketCallback: curl_socket_callback = { _, fd, what, context, _ in
-    guard let context else { return -1 }
+    guard let context else { return 0 } // the multi handle is being cleaned up; its watches are cancelled
     return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketChanged(fd, what: what)
 }
 
 private let curlTimerCallback: curl_multi_timer_callback = { _, milliseconds, context in
-    guard let context else { return -1 }
+    guard let context else { return 0 }
     return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().timerChanged(milliseconds: milliseconds)
 }
 
