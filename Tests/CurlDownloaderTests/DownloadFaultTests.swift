@@ -16,7 +16,7 @@ import Testing
         #expect(harness.state(H.rain) == .available)
 
         var sawProgress = false
-        harness.manager.onChange = { id in
+        harness.manager.onChange = { [unowned harness] id in
             if let status = harness.status(id), status.state == .downloading, status.bytesDone > 0, status.bytesDone < 200_000 {
                 sawProgress = true
             }
