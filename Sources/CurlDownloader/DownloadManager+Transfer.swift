@@ -136,13 +136,17 @@ extension DownloadManager {
         }
     }
 
-    private func hook(_ transfer: CurlTransfer, to running: RunningDownload) {
-        transfer.onHead = { [unowned self, unowned running, unowned transfer] head in
+    // Each hook holds `running` strongly while it runs: what it feeds may end the download (an onChange
+    // handler may even remove it), and the hook still reads it afterwards.
+    private func hook(_ transfer: CurlTransfer, to download: RunningDownload) {
+        transfer.onHead = { [unowned self, unowned download, unowned transfer] head in
+            let running: RunningDownload = download
             guard running.transfer === transfer else { return false }
             feed(running.id, .response(head))
             return running.transfer === transfer && running.job.phase == .downloading && running.job.isReceivingBody
         }
-        transfer.onBody = { [unowned self, unowned running, unowned transfer] bytes in
+        transfer.onBody = { [unowned self, unowned download, unowned transfer] bytes in
+            let running: RunningDownload = download
             guard running.transfer === transfer, let writer = running.writer else { return false }
             let limit = running.job.target.byteCount
             if writer.size + Int64(bytes.count) > limit {
@@ -167,7 +171,8 @@ extension DownloadManager {
             feed(running.id, .progress(bytesDone: writer.size))
             return running.transfer === transfer && running.job.phase == .downloading
         }
-        transfer.onFinish = { [unowned self, unowned running, unowned transfer] outcome in
+        transfer.onFinish = { [unowned self, unowned download, unowned transfer] outcome in
+            let running: RunningDownload = download
             guard running.transfer === transfer else { return }
             running.transfer = nil
             switch outcome {
@@ -208,7 +213,8 @@ extension DownloadManager {
         let fetch = MemoryFetch(multi: multi, hosts: configuration.policy.hosts, limit: configuration.limits.sideFileByteLimit,
                                 maximumRedirects: configuration.policy.maximumRedirects, limits: configuration.limits)
         running.sideFetch = fetch
-        fetch.start(url) { [unowned self, unowned running] result in
+        fetch.start(url) { [unowned self, unowned download = running] result in
+            let running: RunningDownload = download
             guard running.sideFetch === fetch else { return }
             running.sideFetch = nil
             switch result {

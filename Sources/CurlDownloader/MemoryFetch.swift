@@ -49,52 +49,60 @@ final class MemoryFetch {
             return
         }
         self.transfer = transfer
-        transfer.onHead = { [unowned self, unowned transfer] head in
-            guard self.transfer === transfer else { return false }
-            switch head.status {
-            case 200...299:
-                if let length = head.contentLength, length > limit {
-                    stop(.failure(.oversize(bytes: length, limit: limit)))
+        // Methods, not closure bodies: a callback may end this fetch and let its owner drop it, and a
+        // method keeps the object alive until it returns.
+        transfer.onHead = { [unowned self, unowned transfer] head in receiveHead(head, of: transfer, url: url) }
+        transfer.onBody = { [unowned self, unowned transfer] bytes in receiveBody(bytes, of: transfer) }
+        transfer.onFinish = { [unowned self, unowned transfer] outcome in finished(transfer, outcome) }
+        multi.add(transfer)
+    }
+
+    private func receiveHead(_ head: ResponseHead, of transfer: CurlTransfer, url: RemoteURL) -> Bool {
+        guard self.transfer === transfer else { return false }
+        switch head.status {
+        case 200...299:
+            if let length = head.contentLength, length > limit {
+                stop(.failure(.oversize(bytes: length, limit: limit)))
+                return false
+            }
+            return true
+        case 300...399:
+            switch hosts.followRedirect(from: url, location: head.location) {
+            case .failure(let failure):
+                stop(.failure(failure))
+            case .success(let next):
+                guard redirects < maximumRedirects else {
+                    stop(.failure(.tooManyRedirects(maximumRedirects)))
                     return false
                 }
-                return true
-            case 300...399:
-                switch hosts.followRedirect(from: url, location: head.location) {
-                case .failure(let failure):
-                    stop(.failure(failure))
-                case .success(let next):
-                    guard redirects < maximumRedirects else {
-                        stop(.failure(.tooManyRedirects(maximumRedirects)))
-                        return false
-                    }
-                    redirects += 1
-                    multi.remove(transfer)
-                    request(next)
-                }
-                return false
-            default:
-                stop(.failure(.httpStatus(head.status)))
-                return false
+                redirects += 1
+                multi.remove(transfer)
+                request(next)
             }
+            return false
+        default:
+            stop(.failure(.httpStatus(head.status)))
+            return false
         }
-        transfer.onBody = { [unowned self, unowned transfer] bytes in
-            guard self.transfer === transfer else { return false }
-            guard Int64(body.count + bytes.count) <= limit else {
-                stop(.failure(.oversize(bytes: Int64(body.count + bytes.count), limit: limit)))
-                return false
-            }
-            body.append(contentsOf: bytes)
-            return true
+    }
+
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer, of transfer: CurlTransfer) -> Bool {
+        guard self.transfer === transfer else { return false }
+        guard Int64(body.count + bytes.count) <= limit else {
+            stop(.failure(.oversize(bytes: Int64(body.count + bytes.count), limit: limit)))
+            return false
         }
-        transfer.onFinish = { [unowned self, unowned transfer] outcome in
-            guard self.transfer === transfer else { return }
-            self.transfer = nil
-            switch outcome {
-            case .completed: finish(.success(body))
-            case .failed(let failure): finish(.failure(failure))
-            }
+        body.append(contentsOf: bytes)
+        return true
+    }
+
+    private func finished(_ transfer: CurlTransfer, _ outcome: TransferOutcome) {
+        guard self.transfer === transfer else { return }
+        self.transfer = nil
+        switch outcome {
+        case .completed: finish(.success(body))
+        case .failed(let failure): finish(.failure(failure))
         }
-        multi.add(transfer)
     }
 
     /// Ends the fetch from inside a transfer callback.

@@ -92,10 +92,10 @@ final class DownloadHarness {
         manager?.shutDown()
         manager = nil
         manager = try DownloadManager(configuration: configuration, loop: loop, store: store,
-                                      log: { [unowned self] _, line in logLines.append(line) },
-                                      freeSpace: { [unowned self] path in freeSpaceOverride ?? DownloadManager.availableBytes(at: path) },
+                                      log: { [weak self] _, line in self?.logLines.append(line) },
+                                      freeSpace: { [weak self] path in self?.freeSpaceOverride ?? DownloadManager.availableBytes(at: path) },
                                       random: { 0.5 })
-        manager.onChange = { [unowned self] id in changes.append(id) }
+        manager.onChange = { [weak self] id in self?.changes.append(id) }
         manager.start()
     }
 

@@ -261,19 +261,22 @@ fileprivate final class Connection {
             output = Array(plan.bytes[..<headEnd])
             pending = Array(plan.bytes[headEnd...])
             self.trickle = (chunk, every)
-            trickleTimer = server.loop.makeTimer { [unowned self] in
-                guard !isClosed else { return }
-                let take = min(chunk, pending.count)
-                output += pending[..<take]
-                pending.removeFirst(take)
-                flush()
-                if !pending.isEmpty { trickleTimer?.schedule(after: every) }
-            }
+            trickleTimer = server.loop.makeTimer { [unowned self] in trickleStep(chunk: chunk, every: every) }
             trickleTimer?.schedule(after: every)
         } else {
             output = plan.bytes
         }
         flush()
+    }
+
+    /// A method, so the connection stays alive for the whole step even when `flush` closes it.
+    private func trickleStep(chunk: Int, every: Duration) {
+        guard !isClosed else { return }
+        let take = min(chunk, pending.count)
+        output += pending[..<take]
+        pending.removeFirst(take)
+        flush()
+        if !isClosed && !pending.isEmpty { trickleTimer?.schedule(after: every) }
     }
 
     private func flush() {
