@@ -32,6 +32,7 @@ extension Daemon {
         case "doctor": return .success(doctorJSON())
         case "say": return sayCommand(request)
         case "settings": return settingsCommand(request)
+        case "history": return historyCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }

@@ -214,7 +214,11 @@ public final class Daemon {
     }
 
     private static func makeSink(_ options: DaemonOptions, loop: EventLoop) -> AudioSink {
+        // "paced" is the simulator's speaker; "paced:4" plays four times faster (time-warped tests).
         if options.audioDevice == "paced" { return PacedSink(loop: loop) }
+        if options.audioDevice.hasPrefix("paced:"), let speed = Double(options.audioDevice.dropFirst(6)), speed > 0 {
+            return PacedSink(loop: loop, speed: speed)
+        }
         return ALSASink(device: options.audioDevice, loop: loop)
     }
 

@@ -47,6 +47,8 @@ struct CommandRunner {
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+            case "history":
+                return try historyCommand()
             case "settings":
                 if invocation.words.first == "set" {
                     guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }
@@ -77,6 +79,40 @@ struct CommandRunner {
             fail(error.message, error.status)
         } catch {
             fail("\(error)", .failed)
+        }
+    }
+
+    private func historyCommand() throws -> ExitStatus {
+        let view = invocation.words.first ?? "month"
+        switch view {
+        case "month":
+            var arguments: [String: JSONValue] = ["view": "month"]
+            if let month = invocation.flags["--month"] {
+                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM, got \"\(month)\"") }
+                arguments["month"] = .string(month)
+            }
+            return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) }, print: Output.historyMonth)
+        case "recent":
+            return try daemonOrOffline("history", ["view": "recent"], offline: { try Offline(invocation).history(["view": "recent"]) },
+                                       print: Output.historyRecent)
+        case "export":
+            let format = invocation.flags["--format"] ?? "json"
+            guard format == "json" || format == "csv" else { throw UsageError("--format takes json or csv, got \"\(format)\"") }
+            let arguments: [String: JSONValue] = ["view": "export", "format": .string(format)]
+            return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) },
+                                       print: { $0["text"]?.stringValue ?? "" })
+        case "delete":
+            if let run = invocation.flags["--run"] {
+                guard let id = Int(run) else { throw UsageError("--run takes a run number (see history recent)") }
+                return try daemon("history", ["view": "delete", "run": .number(Double(id))], print: { _ in "Deleted run \(id)." })
+            }
+            guard invocation.flags["--all"] != nil else { throw UsageError("history delete needs --run ID, or --all --yes") }
+            guard invocation.flags["--yes"] != nil else {
+                throw UsageError("this deletes the whole practice history for good; add --yes to confirm")
+            }
+            return try daemon("history", ["view": "delete", "all": true], print: { "Deleted \($0["deleted"]?.integerValue ?? 0) runs." })
+        default:
+            throw UsageError("unknown history view \"\(view)\"; use month, recent, export or delete")
         }
     }
 

@@ -6,6 +6,8 @@ public final class DaemonHarness {
     public let content: String
     public var daemon: Subprocess?
     public var extraArguments: [String]
+    /// The daemon's `--audio-device` ("paced" plays in real time; "paced:8" eight times faster).
+    public var daemonAudioDevice = "paced"
     private var notify: NotifySocket?
     private var starts = 0
 
@@ -27,7 +29,7 @@ public final class DaemonHarness {
 
     public var daemonArguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
-         "--socket", socketPath, "--audio-device", "paced"] + extraArguments
+         "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
     }
 
     /// Starts the daemon and waits for READY=1. With `keys`, its stdin is a pipe (`typeKeys`).
