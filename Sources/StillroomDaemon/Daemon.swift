@@ -1,11 +1,13 @@
 import ALSAAudio
 import ControlProtocol
 import ControlSocket
+import CurlDownloader
 import DeviceFakes
 import Devices
 import EventLoop
 import FoundationEssentials
 import Glibc
+import MPG123Decoder
 import SQLiteStore
 import StillroomCore
 
@@ -36,6 +38,7 @@ public final class Daemon {
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
     var controlMapper = ControlMapper()
+    var downloads: DownloadManager?
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -59,7 +62,7 @@ public final class Daemon {
         settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
-                                rememberLength: { _, _ in })
+                                rememberLength: { [store] path, frames in Self.rememberLength(path, frames: frames, store: store) })
         checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
         outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
         engine.onEvent = { [unowned self] event in apply(event) }
@@ -84,6 +87,7 @@ public final class Daemon {
         }
         startWatchdog()
         try startInput()
+        try startDownloads()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -121,6 +125,7 @@ public final class Daemon {
         apply(.shutdown)
         engine.stop()
         stopInput()
+        downloads?.shutDown()
         controlServer?.shutDown()
         watchdogTimer?.cancel()
         store.close()
@@ -220,6 +225,13 @@ public final class Daemon {
             return PacedSink(loop: loop, speed: speed)
         }
         return ALSASink(device: options.audioDevice, loop: loop)
+    }
+
+    /// Caches a length the engine measured (a downloaded recording), keyed by size and mtime.
+    private static func rememberLength(_ path: String, frames: Int64, store: SQLiteStore) {
+        guard let identity = FileReading.identity(path), let decoder = try? MP3Decoder(path: path) else { return }
+        try? store.putAudioLength(AudioLengthRecord(path: path, size: identity.size, modificationTimeNanoseconds: identity.modifiedNanoseconds,
+                                                    frames: frames, sampleRate: decoder.sampleRate)) // a cache: a failure costs a scan
     }
 
     private static func cachedLength(_ path: String, store: SQLiteStore) -> Int64? {

@@ -47,6 +47,11 @@ struct CommandRunner {
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+            case "downloads":
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("downloads", [:], offline: { try Offline(invocation).downloads() }, print: Output.downloads)
+            case "download":
+                return try downloadCommand()
             case "history":
                 return try historyCommand()
             case "settings":
@@ -79,6 +84,24 @@ struct CommandRunner {
             fail(error.message, error.status)
         } catch {
             fail("\(error)", .failed)
+        }
+    }
+
+    private func downloadCommand() throws -> ExitStatus {
+        let words = invocation.words
+        switch (words.first, words.count) {
+        case ("cancel", 2):
+            return try daemon("downloads", ["action": "cancel", "session": .string(words[1])], print: Output.downloadStatus)
+        case ("remove", 2):
+            guard invocation.flags["--yes"] != nil else {
+                throw UsageError("this removes the downloaded recording from the box; add --yes to confirm")
+            }
+            return try daemon("downloads", ["action": "remove", "session": .string(words[1]), "confirmed": true],
+                              print: { _ in "Removed \(words[1]) from the box." })
+        case (.some(let id), 1) where id != "cancel" && id != "remove":
+            return try daemon("downloads", ["action": "start", "session": .string(id)], print: Output.downloadStatus)
+        default:
+            throw UsageError("usage: stillroomctl download ID | download cancel ID | download remove ID --yes")
         }
     }
 

@@ -87,6 +87,15 @@ struct Offline {
         })])
     }
 
+    /// The download records (the daemon, when up, adds live progress).
+    func downloads() throws -> JSONValue {
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            return .object(["downloads": .array([])])
+        }
+        defer { store.close() }
+        return .object(["downloads": .array(try store.downloads().map { DownloadStatus(record: $0).jsonValue })])
+    }
+
     /// History from the database: the same report the daemon gives.
     func history(_ arguments: [String: JSONValue]) throws -> JSONValue {
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {

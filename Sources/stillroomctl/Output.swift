@@ -101,6 +101,21 @@ enum Output {
         }.joined(separator: "\n")
     }
 
+    static func downloads(_ result: JSONValue) -> String {
+        let items = result["downloads"]?.arrayValue ?? []
+        var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
+        for source in result["sources"]?.arrayValue ?? [] {
+            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(source["state"]?.stringValue ?? "?")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func downloadStatus(_ status: JSONValue) -> String {
+        let id = status["session"]?.stringValue ?? status["sessionID"]?.stringValue ?? "?"
+        if let summary = status["summary"]?.stringValue { return "\(id.padded(to: 22)) \(summary)" }
+        return "\(id.padded(to: 22)) \(status["state"]?.stringValue ?? "?")"
+    }
+
     static func settings(_ result: JSONValue) -> String {
         (result["settings"]?.arrayValue ?? []).map { setting in
             "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"

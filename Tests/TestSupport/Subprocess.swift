@@ -85,6 +85,23 @@ public final class Subprocess {
         return code
     }
 
+    /// The next line the child writes to stderr (blocking), without its newline; nil at end of file.
+    public func readStderrLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(stderrFD, &byte, 1)
+            if count == 1 {
+                if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(byte)
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
     /// Everything the child writes to stdout until it closes it.
     public func readStdout() -> String { Self.readAll(stdoutFD) }
 
