@@ -19,6 +19,8 @@ let package = Package(
         debianLibrary("CMPG123", pkgConfig: "libmpg123", package: "libmpg123-dev"),
         debianLibrary("CSQLite", pkgConfig: "sqlite3", package: "libsqlite3-dev"),
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
+        debianLibrary("CCairo", pkgConfig: "cairo", package: "libcairo2-dev"),
+        debianLibrary("CPango", pkgConfig: "pangocairo", package: "libpango1.0-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
 
@@ -33,6 +35,8 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
+        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
+        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -43,6 +47,15 @@ let package = Package(
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
 
+        // The display stack put together: scene -> painter -> display, paced by the loop (issue 7).
+        .target(name: "DisplayPipeline", dependencies: [
+            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes",
+        ]),
+        // Benchmarks (bench/): swift build -c release --product display-bench.
+        .executableTarget(name: "display-bench", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore",
+        ], path: "bench/DisplayBench"),
+
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
@@ -52,6 +65,9 @@ let package = Package(
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
+        .testTarget(name: "DisplayTests", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+        ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
         ]),
