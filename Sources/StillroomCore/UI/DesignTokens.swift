@@ -36,6 +36,11 @@ public struct Palette: Hashable, Sendable {
     public var breathGuide: Color
     /// Notices that need attention (an output lost); calm, not alarming.
     public var attention: Color
+    /// Round controls (play/pause): their body, the icon on it, and an optional rim. At night the body
+    /// is dim and the icon carries the accent, so the largest control is not the brightest thing.
+    public var controlFill: Color
+    public var controlIcon: Color
+    public var controlRim: Color?
 
     public static let day = Palette(
         background: Color(hex: 0xE3E8E1),
@@ -49,7 +54,10 @@ public struct Palette: Hashable, Sendable {
         breathBody: Color(hex: 0x9A8CB4),
         breathEdge: Color(hex: 0x6B5E86),
         breathGuide: Color(hex: 0xB9C4BB),
-        attention: Color(hex: 0x8A4B2E))
+        attention: Color(hex: 0x8A4B2E),
+        controlFill: Color(hex: 0x3B6A5D),
+        controlIcon: Color(hex: 0xF4F7F2),
+        controlRim: nil)
 
     public static let night = Palette(
         background: Color(hex: 0x0D0A08),
@@ -63,7 +71,10 @@ public struct Palette: Hashable, Sendable {
         breathBody: Color(hex: 0x5A3A26),
         breathEdge: Color(hex: 0x9A6544),
         breathGuide: Color(hex: 0x241B15),
-        attention: Color(hex: 0xB0714A))
+        attention: Color(hex: 0xB0714A),
+        controlFill: Color(hex: 0x241913),
+        controlIcon: Color(hex: 0xA36B47),
+        controlRim: Color(hex: 0x4A3122))
 
     public static func of(_ appearance: Appearance) -> Palette { appearance == .day ? .day : .night }
 
@@ -82,7 +93,8 @@ public struct Palette: Hashable, Sendable {
     /// Graphics that carry meaning (progress, the circle's edge) against the ground: checked at 3:1.
     public var graphicPairs: [(name: String, graphic: Color, ground: Color)] {
         [("accent on background", accent, background), ("accent on track", accent, track),
-         ("breathEdge on background", breathEdge, background), ("accent on surface", accent, surface)]
+         ("breathEdge on background", breathEdge, background), ("accent on surface", accent, surface),
+         ("controlIcon on controlFill", controlIcon, controlFill)]
     }
 
     /// Every colour, by name (for the night checks and the docs).
@@ -90,7 +102,8 @@ public struct Palette: Hashable, Sendable {
         [("background", background), ("surface", surface), ("textPrimary", textPrimary),
          ("textSecondary", textSecondary), ("textMuted", textMuted), ("accent", accent), ("onAccent", onAccent),
          ("track", track), ("breathBody", breathBody), ("breathEdge", breathEdge), ("breathGuide", breathGuide),
-         ("attention", attention)]
+         ("attention", attention), ("controlFill", controlFill), ("controlIcon", controlIcon)]
+            + (controlRim.map { [("controlRim", $0)] } ?? [])
     }
 }
 

@@ -59,8 +59,12 @@ public enum PlayerScene {
         let screen = tokens.screen
         let edge = tokens.spacing.edge
         let maximum = min((Double(screen.height) - 2 * edge) / 2, Double(screen.width) * 0.22).rounded()
+        // The smallest circle holds the phase label ("Breathe out" is about six ems) at body size where
+        // it can, so large text grows the smallest circle rather than shrinking the label.
+        let labelRadius = (6 * tokens.type.body.size + 2 * tokens.spacing.s) / 2
+        let minimum = min(max(maximum * 0.45, labelRadius), maximum * 0.7).rounded()
         return CircleGeometry(center: Point(x: edge + maximum, y: Double(screen.height) / 2),
-                              minimumRadius: (maximum * 0.42).rounded(), maximumRadius: maximum)
+                              minimumRadius: minimum, maximumRadius: maximum)
     }
 
     /// The scene for `model`. With `reducedMotion` the circle stays still at mid size and only its
@@ -80,11 +84,14 @@ public enum PlayerScene {
             center: circle.center, radius: circle.maximumRadius, stroke: Stroke(palette.breathGuide, width: tokens.hairline)))))
         nodes.append(SceneNode(IDs.body, .circle(CircleShape(
             center: circle.center, radius: radius, fill: palette.breathBody.withAlpha(bodyAlpha),
-            glow: palette.breathBody.withAlpha(bodyAlpha * 0.45), glowRadius: radius + space.m))))
+            glow: palette.breathBody.withAlpha(bodyAlpha * 0.6), glowRadius: radius + space.l))))
         nodes.append(SceneNode(IDs.edge, .circle(CircleShape(
             center: circle.center, radius: radius, stroke: Stroke(palette.breathEdge, width: tokens.hairline * 1.5)))))
-        let phaseStyle = type.body
-        let phaseWidth = circle.minimumRadius * 1.8
+        // The label sits inside the smallest circle: its size is capped so the longest label ("Breathe
+        // out", about six ems wide) fits there, which matters with large text on small panels.
+        let phaseWidth = 2 * circle.minimumRadius - 2 * space.s
+        var phaseStyle = type.body
+        phaseStyle.size = max(TypeScale.minimumSize, min(phaseStyle.size, (phaseWidth / 6).rounded(.down)))
         nodes.append(SceneNode(IDs.phase, .text(TextRun(
             text: phaseText(model.breath?.phase, playing: model.isPlaying),
             frame: Rect(x: circle.center.x - phaseWidth / 2, y: circle.center.y - phaseStyle.linePitch / 2,
@@ -138,9 +145,10 @@ public enum PlayerScene {
 
         // Play/pause: a round button with the icon of what PLAY will do next to it.
         let buttonCenter = Point(x: columnX + buttonSize / 2, y: y + buttonSize / 2)
-        nodes.append(SceneNode(IDs.button, .circle(CircleShape(center: buttonCenter, radius: buttonSize / 2,
-                                                               fill: palette.accent))))
-        nodes += playIcon(playing: model.isPlaying, center: buttonCenter, size: buttonSize, color: palette.onAccent)
+        nodes.append(SceneNode(IDs.button, .circle(CircleShape(
+            center: buttonCenter, radius: buttonSize / 2, fill: palette.controlFill,
+            stroke: palette.controlRim.map { Stroke($0, width: tokens.hairline) }))))
+        nodes += playIcon(playing: model.isPlaying, center: buttonCenter, size: buttonSize, color: palette.controlIcon)
         let hintX = columnX + buttonSize + space.m
         nodes.append(SceneNode(IDs.hint, .text(TextRun(
             text: model.isPlaying ? "PLAY to pause" : "PLAY to listen",
