@@ -65,7 +65,7 @@ public struct Palette: Hashable, Sendable {
         textPrimary: Color(hex: 0xB49478),
         textSecondary: Color(hex: 0x94806C),
         textMuted: Color(hex: 0x94806C),
-        accent: Color(hex: 0x9A6544),
+        accent: Color(hex: 0xA66E4A),
         onAccent: Color(hex: 0x0D0A08),
         track: Color(hex: 0x2A201A),
         breathBody: Color(hex: 0x5A3A26),

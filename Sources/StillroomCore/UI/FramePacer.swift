@@ -21,7 +21,9 @@ public struct FramePacer: Sendable {
 
     public init(maximumFramesPerSecond: Int = 30) {
         precondition(maximumFramesPerSecond > 0, "a frame rate is positive")
-        minimumInterval = .nanoseconds(1_000_000_000 / Int64(maximumFramesPerSecond))
+        // Rounded up, so that no one-second window ever holds more than the cap.
+        let rate = Int64(maximumFramesPerSecond)
+        minimumInterval = .nanoseconds((1_000_000_000 + rate - 1) / rate)
     }
 
     /// The content changed: a frame is wanted.
