@@ -163,6 +163,7 @@ public final class ScenePainter {
             cairo_scale(cairo, reference.frame.width / width, reference.frame.height / height)
             cairo_set_source_surface(cairo, image, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
+            cairo_pattern_set_extend(cairo_get_source(cairo), CAIRO_EXTEND_PAD) // edges stay solid when scaled up
             cairo_paint_with_alpha(cairo, opacity)
             cairo_restore(cairo)
         }

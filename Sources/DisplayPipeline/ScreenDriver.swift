@@ -110,6 +110,10 @@ public final class ScreenDriver: DisplayDelegate {
 
     private func reschedule() {
         guard let timer else { return }
+        guard !failed else {
+            timer.cancel()
+            return
+        }
         if let next = pacer.nextFrame(after: loop.now) {
             if timer.deadline != next { timer.schedule(at: next) }
         } else {

@@ -38,8 +38,8 @@ public struct FrameComparison: Sendable {
         return largest
     }
 
-    /// A picture of the differences: black where equal, red scaled by the difference elsewhere, faint
-    /// grey of `a` underneath so the place can be recognised.
+    /// A picture of the differences: bright red wherever they differ (brighter for larger differences),
+    /// a dim grey of `a` elsewhere so the place can be recognised.
     public static func diffImage(_ a: Frame, _ b: Frame) -> Frame {
         precondition(a.size == b.size, "frames differ in size")
         let image = Frame(width: a.width, height: a.height)
@@ -47,10 +47,10 @@ public struct FrameComparison: Sendable {
             let p = a.pixels[index], q = b.pixels[index]
             let difference = channelDifference(p, q)
             if difference == 0 {
-                let grey = ((p >> 16 & 0xFF) + (p >> 8 & 0xFF) + (p & 0xFF)) / 12
+                let grey = ((p >> 16 & 0xFF) + (p >> 8 & 0xFF) + (p & 0xFF)) / 24
                 image.pixels[index] = 0xFF00_0000 | grey << 16 | grey << 8 | grey
             } else {
-                let red = UInt32(min(255, 96 + difference * 2))
+                let red = UInt32(min(255, 192 + difference))
                 image.pixels[index] = 0xFF00_0000 | red << 16
             }
         }
