@@ -35,8 +35,6 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
-        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
-        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -47,11 +45,14 @@ let package = Package(
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
 
-        // The display stack put together: scene -> painter -> display, paced by the loop (issue 7).
+        // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
+        // the pipeline that paces scenes through them.
+        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
+        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "DisplayPipeline", dependencies: [
             "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes",
         ]),
-        // Benchmarks (bench/): swift build -c release --product display-bench.
+        // Display benchmarks and sample screens (bench/DisplayBench): swift build -c release --product display-bench.
         .executableTarget(name: "display-bench", dependencies: [
             "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore",
         ], path: "bench/DisplayBench"),
@@ -65,11 +66,11 @@ let package = Package(
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
-        .testTarget(name: "DisplayTests", dependencies: [
-            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
-        ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
+        ]),
+        .testTarget(name: "DisplayTests", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]
