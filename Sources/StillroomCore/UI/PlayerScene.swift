@@ -32,6 +32,7 @@ public enum PlayerScene {
     /// Node identities, for tests and for anyone looking for a piece of the screen.
     public enum IDs {
         public static let guide: NodeID = "breath.guide"
+        public static let halo: NodeID = "breath.halo"
         public static let body: NodeID = "breath.body"
         public static let edge: NodeID = "breath.edge"
         public static let phase: NodeID = "breath.phase"
@@ -82,9 +83,12 @@ public enum PlayerScene {
         let bodyAlpha = tokens.appearance == .day ? 0.34 : 0.55
         nodes.append(SceneNode(IDs.guide, .circle(CircleShape(
             center: circle.center, radius: circle.maximumRadius, stroke: Stroke(palette.breathGuide, width: tokens.hairline)))))
+        // A faint halo one step outside the body: the soft edge a radial glow would give, at the cost of
+        // one flat fill (a radial gradient over the ring cost three times the rest of a breathing frame).
+        nodes.append(SceneNode(IDs.halo, .circle(CircleShape(
+            center: circle.center, radius: radius + space.s * 1.5, fill: palette.breathBody.withAlpha(bodyAlpha * 0.3)))))
         nodes.append(SceneNode(IDs.body, .circle(CircleShape(
-            center: circle.center, radius: radius, fill: palette.breathBody.withAlpha(bodyAlpha),
-            glow: palette.breathBody.withAlpha(bodyAlpha * 0.6), glowRadius: radius + space.l))))
+            center: circle.center, radius: radius, fill: palette.breathBody.withAlpha(bodyAlpha)))))
         nodes.append(SceneNode(IDs.edge, .circle(CircleShape(
             center: circle.center, radius: radius, stroke: Stroke(palette.breathEdge, width: tokens.hairline * 1.5)))))
         // The label sits inside the smallest circle: its size is capped so the longest label ("Breathe

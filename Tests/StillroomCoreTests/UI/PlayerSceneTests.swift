@@ -43,10 +43,10 @@ import StillroomCore
         let a = PlayerScene.make(model(breath: BreathState(phase: .inhale, expansion: 0.30, progress: 0.4)), tokens: tokens)
         let b = PlayerScene.make(model(breath: BreathState(phase: .inhale, expansion: 0.32, progress: 0.41)), tokens: tokens)
         let changed = Set(zip(a.nodes, b.nodes).filter { $0 != $1 }.map(\.0.id))
-        #expect(changed == [PlayerScene.IDs.body, PlayerScene.IDs.edge])
+        #expect(changed == [PlayerScene.IDs.halo, PlayerScene.IDs.body, PlayerScene.IDs.edge])
         let damage = SceneDiff.damage(from: a, to: b)
-        let bigger = b.node(PlayerScene.IDs.body)!.bounds.union(b.node(PlayerScene.IDs.edge)!.bounds)
-        #expect(damage == [PixelRect(enclosing: bigger)])
+        // The halo is the outermost part of the circle, and it grew: its new box is the damage.
+        #expect(damage == [PixelRect(enclosing: b.node(PlayerScene.IDs.halo)!.bounds)])
         #expect(a.isAnimating && b.isAnimating)
     }
 
