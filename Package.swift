@@ -14,13 +14,13 @@ let package = Package(
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
+        debianLibrary("CCairo", pkgConfig: "cairo", package: "libcairo2-dev"),
+        debianLibrary("CPango", pkgConfig: "pangocairo", package: "libpango1.0-dev"),
         debianLibrary("CALSA", pkgConfig: "alsa", package: "libasound2-dev"),
         debianLibrary("CGPIOD", pkgConfig: "libgpiod", package: "libgpiod-dev"),
         debianLibrary("CMPG123", pkgConfig: "libmpg123", package: "libmpg123-dev"),
         debianLibrary("CSQLite", pkgConfig: "sqlite3", package: "libsqlite3-dev"),
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
-        debianLibrary("CCairo", pkgConfig: "cairo", package: "libcairo2-dev"),
-        debianLibrary("CPango", pkgConfig: "pangocairo", package: "libpango1.0-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
 
