@@ -56,12 +56,11 @@ import Testing
         let a = SampleScenes.player(SampleScenes.reference, .day, expansion: 0.40)
         let b = SampleScenes.player(SampleScenes.reference, .day, expansion: 0.42)
         let result = try compare(a, b)
-        let halo = b.node(PlayerScene.IDs.halo)!.bounds
-        #expect(result.damage == [PixelRect(enclosing: halo)])
+        #expect(result.damage == [PixelRect(enclosing: b.node(PlayerScene.IDs.halo)!.bounds)])
         let changed = FrameComparison(result.fullA, result.fullB).changedArea!
         #expect(result.damage[0].contains(changed))
-        // The changed pixels reach the damage's edges (within a pixel of anti-aliasing).
-        #expect(changed.width >= result.damage[0].width - 2 && changed.height >= result.damage[0].height - 2)
+        // The changed pixels reach the damage's edges (within a pixel or two of anti-aliasing).
+        #expect(changed.width >= result.damage[0].width - 4 && changed.height >= result.damage[0].height - 4)
     }
 
     @Test func outsideTheDamageNothingIsTouched() throws {
