@@ -39,6 +39,11 @@ public final class ScenePainter {
             throw PainterError(.cairo, "cannot make a \(size) surface: \(reason)")
         }
         cairo = cairo_create(surface)
+        // Shapes: cairo's fast anti-aliasing (4×4 samples) and curves flattened to within half a pixel.
+        // Rasterising the breathing circle's big arcs is most of a frame's cost; these halve it, and the
+        // edges look the same on a panel (text is anti-aliased by its own font options).
+        cairo_set_antialias(cairo, CAIRO_ANTIALIAS_FAST)
+        cairo_set_tolerance(cairo, 0.5)
         layouts = TextLayouts(fonts: fonts)
     }
 

@@ -31,9 +31,11 @@ import Testing
         let (name, a, b) = Self.pairs[index]
         let result = try compare(a, b)
         let comparison = FrameComparison(result.fullB, result.incremental)
-        // pixman may round an anti-aliased edge pixel by one step differently when a clip edge cuts
-        // through it (the still guide ring at the damage's corners); anything more is a real difference.
-        #expect(comparison.largestDifference <= 1, "\(name): incremental differs by \(comparison.largestDifference) in \(String(describing: comparison.changedArea))")
+        // Where a clip edge cuts an anti-aliased edge pixel (the still guide ring at the damage's
+        // corners), cairo's fast rasteriser may give its coverage a step or two differently; anything
+        // more is a real difference. Count such pixels too: a handful, not a region.
+        #expect(FrameComparison(result.fullB, result.incremental, tolerance: 0).mismatchedPixels < 50)
+        #expect(comparison.largestDifference <= 4, "\(name): incremental differs by \(comparison.largestDifference) in \(String(describing: comparison.changedArea))")
     }
 
     @Test(arguments: pairs.indices)

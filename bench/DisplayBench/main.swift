@@ -2,6 +2,7 @@
 //
 //   display-bench render [--iterations N]        render times (full player frame, breathing frame)
 //   display-bench cpu [--seconds S] [--audio F]  CPU of audio alone vs audio + animating player
+//   display-bench breakdown                      the breathing circle's repaint cost, part by part
 //   display-bench samples DIR                    the sample screens as PNG (to look at)
 //   display-bench describe-drm [DIR]             this machine's DRM cards as JSON (test fixtures)
 //
@@ -279,10 +280,42 @@ func describeDRM(in folder: String) throws {
 let command = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "render"
 switch command {
 case "render": try benchRender()
+case "breakdown": try breakdown()
 case "cpu": try benchCPU()
 case "samples": try writeSamples(to: CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "/tmp")
 case "describe-drm": try describeDRM(in: CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "/dev/dri")
 default:
     say("usage: display-bench render|cpu|samples DIR|describe-drm [DIR]", fd: 2)
     exit(2)
+}
+
+/// What each part of the breathing circle costs to repaint in its box (800×480, day).
+func breakdown() throws {
+    let size = PixelSize(width: 800, height: 480)
+    let tokens = DesignTokens(appearance: .day, screen: size)
+    let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+    let sets: [(String, Set<String>)] = [
+        ("background only", []),
+        ("halo", ["breath.halo"]),
+        ("body", ["breath.body"]),
+        ("edge", ["breath.edge"]),
+        ("guide", ["breath.guide"]),
+        ("phase label", ["breath.phase"]),
+        ("all circle", ["breath.halo", "breath.body", "breath.edge", "breath.guide", "breath.phase"]),
+    ]
+    for (name, keep) in sets {
+        let painter = try ScenePainter(size: size)
+        var samples: [Double] = []
+        var now = start + .milliseconds(100)
+        for _ in 0..<300 {
+            now = now + .nanoseconds(13_333_334)
+            var scene = PlayerScene.make(playerModel(at: now, start: start), tokens: tokens)
+            let damage = [PixelRect(enclosing: scene.node(PlayerScene.IDs.halo)!.bounds)]
+            scene.nodes = scene.nodes.filter { keep.contains($0.id.rawValue) }
+            let t0 = monotonicNanoseconds()
+            painter.paint(scene, damage: damage)
+            samples.append(Double(monotonicNanoseconds() - t0) / 1e6)
+        }
+        say("  \(name): \(Stats(samples).text)")
+    }
 }

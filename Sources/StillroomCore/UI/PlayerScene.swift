@@ -78,8 +78,10 @@ public enum PlayerScene {
         // The breathing circle.
         let circle = circleGeometry(tokens)
         let expansion = reducedMotion ? 0.5 : (model.breath?.expansion ?? 0)
+        // Whole pixels: a frame in which the circle moved less than a pixel changes nothing, so the
+        // slow ends of each breath draw fewer frames (the cap is 30 a second; the motion decides).
         let radius = BreathingCircle.radius(expansion: expansion, minimum: circle.minimumRadius,
-                                            maximum: circle.maximumRadius)
+                                            maximum: circle.maximumRadius).rounded()
         let bodyAlpha = tokens.appearance == .day ? 0.34 : 0.55
         nodes.append(SceneNode(IDs.guide, .circle(CircleShape(
             center: circle.center, radius: circle.maximumRadius, stroke: Stroke(palette.breathGuide, width: tokens.hairline)))))
