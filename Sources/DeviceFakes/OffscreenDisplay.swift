@@ -44,8 +44,10 @@ public final class OffscreenDisplay: Display {
         guard isPowered else { return }
         presentCount += 1
         lastDamage = damage
-        // The first present always counts: the file must exist even for a frame that matches the start.
-        let changed = presentCount == 1 || damage.contains { !self.frame.sameColors(in: $0, as: frame) }
+        // Only a file or a listener needs to know whether pixels changed; the first present always
+        // counts (the file must exist even for a frame that matches the start).
+        let watched = pngPath != nil || onFrameChanged != nil
+        let changed = presentCount == 1 || !watched || damage.contains { !self.frame.sameColors(in: $0, as: frame) }
         for rect in damage { self.frame.copy(rect, from: frame) }
         guard changed else { return }
         changedFrameCount += 1

@@ -1,7 +1,8 @@
 // display-bench: timings of the display stack, sample screens, and DRM resource capture.
 //
 //   display-bench render [--iterations N]        render times (full player frame, breathing frame)
-//   display-bench cpu [--seconds S] [--audio F]  CPU of audio alone vs audio + animating player
+//   display-bench cpu [--seconds S] [--audio F] [--size WxH] [--fps N] [--appearance day|night|both]
+//                                                CPU of audio alone vs audio + animating player
 //   display-bench breakdown                      the breathing circle's repaint cost, part by part
 //   display-bench samples DIR                    the sample screens as PNG (to look at)
 //   display-bench describe-drm [DIR]             this machine's DRM cards as JSON (test fixtures)
@@ -221,20 +222,24 @@ func benchCPU() throws {
               + "\(pump.sink.playedFrames) frames played; \(loop.iterations) loop iterations")
         audioOnly = used
     }
-    // Audio and the animating player on an offscreen display (no PNG), at the 30 fps cap.
-    for appearance in Appearance.allCases {
+    // Audio and the animating player on an offscreen display (no PNG), at the frame cap.
+    let fps = Int(option("--fps", default: "30"))!
+    let appearances = option("--appearance", default: "both") == "both" ? Appearance.allCases
+        : [Appearance(rawValue: option("--appearance", default: "day"))!]
+    for appearance in appearances {
         let loop = try EventLoop()
         let pump = try AudioPump(loop: loop, path: audio)
         let display = OffscreenDisplay(size: size)
         let tokens = DesignTokens(appearance: appearance, screen: size)
         let start = loop.now
-        let driver = ScreenDriver(loop: loop, display: display, painter: try ScenePainter(size: size)) { now in
+        let driver = ScreenDriver(loop: loop, display: display, painter: try ScenePainter(size: size),
+                                  maximumFramesPerSecond: fps) { now in
             PlayerScene.make(playerModel(at: now, start: start), tokens: tokens)
         }
         let before = cpuSeconds()
         try runLoop(loop, for: seconds)
         let used = cpuSeconds() - before
-        say("  audio + animating player (\(appearance)): \(format(used)) s CPU = \(format(100 * used / seconds, 2)) % of a core; "
+        say("  audio + animating player (\(appearance), cap \(fps) fps): \(format(used)) s CPU = \(format(100 * used / seconds, 2)) % of a core; "
               + "\(driver.framesBuilt) scenes built, \(driver.framesPresented) presented "
               + "(\(format(Double(driver.framesPresented) / seconds, 1)) fps); \(pump.sink.playedFrames) audio frames; "
               + "ratio \(format(used / audioOnly, 2))×")

@@ -164,8 +164,10 @@ public enum PlayerScene {
 
         if let notice = model.notice {
             let height = caption.linePitch + 2 * space.s
-            let frame = Rect(x: columnX - space.m, y: Double(screen.height) - space.m - height,
-                             width: columnWidth + space.m, height: height)
+            // A banner along the bottom, under the circle and the column (both end above it), so a
+            // notice keeps a whole line even on a 3.5" panel.
+            let frame = Rect(x: space.m, y: Double(screen.height) - space.s - height,
+                             width: Double(screen.width) - 2 * space.m, height: height)
             nodes.append(SceneNode(IDs.notice, .rect(RectShape(frame: frame, cornerRadius: tokens.radii.medium,
                                                                fill: palette.surface))))
             nodes.append(SceneNode(IDs.noticeText, .text(TextRun(
