@@ -103,7 +103,7 @@ public final class ScreenDriver: DisplayDelegate {
                 onError?(error)
             }
         }
-        pacer.frameDrawn(at: now, animating: scene.isAnimating)
+        pacer.frameDrawn(at: now, animating: scene.isAnimating, nextChange: scene.nextChange)
         pacer.setDisplayBusy(display.isBusy)
         reschedule()
     }

@@ -232,9 +232,24 @@ func benchCPU() throws {
         let display = OffscreenDisplay(size: size)
         let tokens = DesignTokens(appearance: appearance, screen: size)
         let start = loop.now
+        // --still: the scene says it animates but never changes (the cost of waking up to find nothing to draw).
+        let still = CommandLine.arguments.contains("--still")
+        // --no-hint: scenes do not say when they next change (a frame is built at every interval).
+        let hinted = !CommandLine.arguments.contains("--no-hint")
         let driver = ScreenDriver(loop: loop, display: display, painter: try ScenePainter(size: size),
                                   maximumFramesPerSecond: fps) { now in
-            PlayerScene.make(playerModel(at: now, start: start), tokens: tokens)
+            var scene = PlayerScene.make(playerModel(at: still ? start : now, start: start, playing: true), tokens: tokens)
+            if hinted && !still {
+                // When this scene next looks different: the circle's next whole-pixel step, or the clock's next second.
+                let circle = PlayerScene.circleGeometry(tokens)
+                let radiusStep = BreathingCircle.nextRadiusChange(pattern: .calm, start: start, now: now,
+                                                                  minimum: circle.minimumRadius, maximum: circle.maximumRadius)
+                let position = (now - start).seconds + 83
+                let clockStep = now + .nanoseconds(Int64(PlayerScene.secondsUntilClockOrBarChanges(
+                    position: position, duration: 300, tokens: tokens) * 1e9))
+                scene.nextChange = min(radiusStep, clockStep)
+            }
+            return scene
         }
         let before = cpuSeconds()
         try runLoop(loop, for: seconds)

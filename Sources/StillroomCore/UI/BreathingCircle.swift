@@ -123,6 +123,52 @@ public enum BreathingCircle {
         return nil
     }
 
+    /// When the circle's radius, in whole pixels between `minimum` and `maximum`, next differs from
+    /// what it is at `now` (the silent timer): the next frame worth drawing. Never later than the next
+    /// phase change.
+    public static func nextRadiusChange(pattern: BreathPattern, start: MonotonicInstant, now: MonotonicInstant,
+                                        minimum: Double, maximum: Double) -> MonotonicInstant {
+        let boundary = nextPhaseChange(pattern: pattern, start: start, now: now)
+        func pixels(_ t: MonotonicInstant) -> Double {
+            radius(expansion: state(pattern: pattern, start: start, now: t).expansion, minimum: minimum, maximum: maximum).rounded()
+        }
+        let current = pixels(now)
+        let lastInPhase = MonotonicInstant(nanoseconds: max(now.nanoseconds, boundary.nanoseconds &- 1))
+        guard pixels(lastInPhase) != current else { return boundary }
+        // Within a phase the radius only grows or only shrinks: bisect to a millisecond.
+        var low = now.nanoseconds, high = lastInPhase.nanoseconds
+        while high - low > 1_000_000 {
+            let middle = low + (high - low) / 2
+            if pixels(MonotonicInstant(nanoseconds: middle)) == current { low = middle } else { high = middle }
+        }
+        return MonotonicInstant(nanoseconds: high)
+    }
+
+    /// The same for a recording's cues: the position (seconds) at which the whole-pixel radius next
+    /// differs from its value at `seconds`, or nil when it never does again.
+    public static func nextRadiusChange(in track: BreathCueTrack, atSeconds seconds: Double,
+                                        minimum: Double, maximum: Double) -> Double? {
+        func pixels(_ t: Double) -> Double {
+            radius(expansion: state(in: track, atSeconds: t).expansion, minimum: minimum, maximum: maximum).rounded()
+        }
+        let current = pixels(seconds)
+        var from = seconds
+        while let boundary = nextPhaseChange(in: track, afterSeconds: from) {
+            let lastInPhase = max(from, boundary - 1e-6)
+            if pixels(lastInPhase) != current {
+                var low = from, high = lastInPhase
+                while high - low > 0.001 {
+                    let middle = (low + high) / 2
+                    if pixels(middle) == current { low = middle } else { high = middle }
+                }
+                return high
+            }
+            if pixels(boundary) != current { return boundary }
+            from = boundary
+        }
+        return nil
+    }
+
     /// The circle's radius for an expansion, between `minimum` and `maximum`.
     public static func radius(expansion: Double, minimum: Double, maximum: Double) -> Double {
         minimum + (maximum - minimum) * min(1, max(0, expansion))

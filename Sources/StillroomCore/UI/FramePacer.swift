@@ -18,6 +18,8 @@ public struct FramePacer: Sendable {
     public private(set) var animating: Bool = false
     /// When the last frame was drawn.
     public private(set) var lastFrame: MonotonicInstant?
+    /// The last animating scene's `nextChange`: no frame is needed before it.
+    public private(set) var notBefore: MonotonicInstant?
 
     public init(maximumFramesPerSecond: Int = 30) {
         precondition(maximumFramesPerSecond > 0, "a frame rate is positive")
@@ -26,7 +28,7 @@ public struct FramePacer: Sendable {
         minimumInterval = .nanoseconds((1_000_000_000 + rate - 1) / rate)
     }
 
-    /// The content changed: a frame is wanted.
+    /// The content changed: a frame is wanted (whatever the animation's `nextChange` said).
     public mutating func invalidate() { needsFrame = true }
 
     /// The screen was lit or darkened. Lighting it wants a frame (what it shows may be stale).
@@ -38,11 +40,12 @@ public struct FramePacer: Sendable {
     /// The display can (false) or cannot yet (true) take a frame.
     public mutating func setDisplayBusy(_ busy: Bool) { displayBusy = busy }
 
-    /// A frame was built at `now`; `animating` is that scene's `isAnimating`.
-    public mutating func frameDrawn(at now: MonotonicInstant, animating: Bool) {
+    /// A frame was built at `now`; `animating` and `nextChange` are that scene's.
+    public mutating func frameDrawn(at now: MonotonicInstant, animating: Bool, nextChange: MonotonicInstant? = nil) {
         lastFrame = now
         needsFrame = false
         self.animating = animating
+        notBefore = animating ? nextChange : nil
     }
 
     /// When to build the next frame (now or later), or nil when none is wanted: screen dark, display
@@ -50,6 +53,9 @@ public struct FramePacer: Sendable {
     public func nextFrame(after now: MonotonicInstant) -> MonotonicInstant? {
         guard screenOn, !displayBusy, needsFrame || animating else { return nil }
         guard let lastFrame else { return now }
-        return max(now, lastFrame + minimumInterval)
+        let capped = max(now, lastFrame + minimumInterval)
+        // Waiting for the animation's next change applies only while nothing else asked for a frame.
+        if !needsFrame, let notBefore { return max(capped, notBefore) }
+        return capped
     }
 }

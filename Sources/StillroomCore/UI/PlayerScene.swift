@@ -180,6 +180,20 @@ public enum PlayerScene {
         return Scene(size: screen, background: palette.background, nodes: nodes, isAnimating: animating)
     }
 
+    /// Seconds from `position` until the player's clock or progress bar next changes while playing
+    /// (the next whole second, or the next pixel of bar, whichever comes first). With the circle's
+    /// `BreathingCircle.nextRadiusChange`, what a scene builder puts in `Scene.nextChange`.
+    public static func secondsUntilClockOrBarChanges(position: Double, duration: Double, tokens: DesignTokens) -> Double {
+        let toNextSecond = (position.rounded(.down) + 1) - position
+        let circle = circleGeometry(tokens)
+        let columnX = circle.center.x + circle.maximumRadius + tokens.spacing.xl
+        let barWidth = Double(tokens.screen.width) - tokens.spacing.edge - columnX
+        guard duration > 0, barWidth > 0 else { return toNextSecond }
+        let pixel = duration / barWidth
+        let toNextPixel = ((position / pixel).rounded(.down) + 1) * pixel - position
+        return max(0.001, min(toNextSecond, toNextPixel))
+    }
+
     /// "Breathe in", "Hold", "Breathe out"; "Rest" between breaths; "Paused" when paused.
     public static func phaseText(_ phase: BreathPhase?, playing: Bool) -> String {
         guard playing else { return "Paused" }

@@ -9,12 +9,18 @@ public struct Scene: Hashable, Sendable {
     /// Whether the scene moves on its own as time passes (a breathing circle): the frame pacer keeps
     /// asking for frames while this is true, and stops when it is false.
     public var isAnimating: Bool
+    /// For an animating scene, the earliest moment it can look different (the breathing circle's next
+    /// whole-pixel step, the clock's next second): the pacer builds no frame before it, so a slow or
+    /// still stretch of an animation costs no wake-ups. Nil: as soon as the frame cap allows.
+    public var nextChange: MonotonicInstant?
 
-    public init(size: PixelSize, background: Color, nodes: [SceneNode] = [], isAnimating: Bool = false) {
+    public init(size: PixelSize, background: Color, nodes: [SceneNode] = [], isAnimating: Bool = false,
+                nextChange: MonotonicInstant? = nil) {
         self.size = size
         self.background = background.withAlpha(1)
         self.nodes = nodes
         self.isAnimating = isAnimating
+        self.nextChange = nextChange
     }
 
     /// The node with `id`, if any.

@@ -80,4 +80,31 @@ import StillroomCore
         #expect(BreathingCircle.radius(expansion: 1, minimum: 40, maximum: 100) == 100)
         #expect(BreathingCircle.radius(expansion: 2, minimum: 40, maximum: 100) == 100)
     }
+
+    /// The next whole-pixel step is found exactly: the radius is the same a millisecond before, and
+    /// different at it; holds skip to their end.
+    @Test func nextRadiusChangeFindsTheNextWholePixel() {
+        let start = MonotonicInstant(nanoseconds: 2_000_000_000)
+        let pattern = BreathPattern.calm
+        func pixels(_ t: MonotonicInstant) -> Double {
+            BreathingCircle.radius(expansion: BreathingCircle.state(pattern: pattern, start: start, now: t).expansion,
+                                   minimum: 80, maximum: 176).rounded()
+        }
+        for ms in [0, 10, 700, 2_000, 3_990, 6_500, 9_000, 11_999] as [Int64] {
+            let now = start + .milliseconds(ms)
+            let next = BreathingCircle.nextRadiusChange(pattern: pattern, start: start, now: now, minimum: 80, maximum: 176)
+            #expect(next > now)
+            #expect(next <= BreathingCircle.nextPhaseChange(pattern: pattern, start: start, now: now))
+            #expect(pixels(next + .nanoseconds(-1_000_001)) == pixels(now) || next - now <= .milliseconds(1))
+        }
+        // During the hold nothing moves until the exhale begins.
+        let holding = start + .milliseconds(4_500)
+        #expect(BreathingCircle.nextRadiusChange(pattern: pattern, start: start, now: holding, minimum: 80, maximum: 176)
+                == start + .seconds(6))
+        // In a recording: inside a cue, in a gap, after the last cue.
+        let inCue = BreathingCircle.nextRadiusChange(in: track, atSeconds: 11, minimum: 80, maximum: 176)!
+        #expect(inCue > 11 && inCue < 14)
+        #expect(BreathingCircle.nextRadiusChange(in: track, atSeconds: 23, minimum: 80, maximum: 176)! >= 25)
+        #expect(BreathingCircle.nextRadiusChange(in: track, atSeconds: 40, minimum: 80, maximum: 176) == nil)
+    }
 }

@@ -56,4 +56,18 @@ import StillroomCore
         pacer.setDisplayBusy(false)
         #expect(pacer.nextFrame(after: t0 + .milliseconds(40)) == t0 + .milliseconds(40))
     }
+
+    /// An animation that says when it next changes is not woken before then, unless something else changed.
+    @Test func anAnimationsNextChangeDefersTheFrame() {
+        var pacer = FramePacer()
+        pacer.frameDrawn(at: t0, animating: true, nextChange: t0 + .milliseconds(400))
+        #expect(pacer.nextFrame(after: t0 + .milliseconds(1)) == t0 + .milliseconds(400))
+        pacer.invalidate()
+        #expect(pacer.nextFrame(after: t0 + .milliseconds(1)) == t0 + .nanoseconds(33_333_334))
+        // A next change sooner than the cap waits for the cap; a still scene ignores the hint.
+        pacer.frameDrawn(at: t0, animating: true, nextChange: t0 + .milliseconds(5))
+        #expect(pacer.nextFrame(after: t0) == t0 + .nanoseconds(33_333_334))
+        pacer.frameDrawn(at: t0, animating: false, nextChange: t0 + .milliseconds(400))
+        #expect(pacer.nextFrame(after: t0) == nil)
+    }
 }

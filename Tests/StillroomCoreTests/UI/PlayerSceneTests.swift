@@ -83,4 +83,14 @@ import StillroomCore
         #expect(PlayerScene.phaseText(.exhale, playing: true) == "Breathe out")
         #expect(PlayerScene.phaseText(.exhale, playing: false) == "Paused")
     }
+
+    @Test func clockAndBarChangeAtTheNextSecondOrPixel() {
+        let tokens = DesignTokens(appearance: .day, screen: PixelSize(width: 800, height: 480))
+        // 300 s over a 328 px bar: here the clock's next second comes before the bar's next pixel.
+        #expect(abs(PlayerScene.secondsUntilClockOrBarChanges(position: 83.25, duration: 300, tokens: tokens) - 0.75) < 1e-9)
+        // A long recording: bar pixels are far apart, the clock still ticks every second.
+        #expect(abs(PlayerScene.secondsUntilClockOrBarChanges(position: 12.5, duration: 3_600, tokens: tokens) - 0.5) < 1e-9)
+        // A very short one: the bar moves faster than the clock.
+        #expect(PlayerScene.secondsUntilClockOrBarChanges(position: 1.0, duration: 30, tokens: tokens) < 0.2)
+    }
 }
