@@ -11,6 +11,7 @@ let package = Package(
     name: "Stillroom",
     products: [
         .executable(name: "stillroomd", targets: ["stillroomd"]),
+        .executable(name: "stillroomctl", targets: ["stillroomctl"]),
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
@@ -21,11 +22,21 @@ let package = Package(
         debianLibrary("CMPG123", pkgConfig: "libmpg123", package: "libmpg123-dev"),
         debianLibrary("CSQLite", pkgConfig: "sqlite3", package: "libsqlite3-dev"),
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
+        debianLibrary("CEspeak", pkgConfig: "espeak-ng", package: "libespeak-ng-dev"),
+        debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
+        // evdev ioctls and the crash-safe terminal restore, for the input adapters.
+        .target(name: "CInputShims"),
 
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
+
+        // The daemon <-> CLI protocol: JSON lines, versioned. Pure.
+        .target(name: "ControlProtocol", dependencies: ["StillroomCore"]),
+
+        // The control socket's server side (Unix stream socket, SO_PEERCRED) in the loop.
+        .target(name: "ControlSocket", dependencies: ["ControlProtocol", "EventLoop", "CLinuxShims"]),
 
         // Device protocols shared by adapters and fakes.
         .target(name: "Devices", dependencies: ["StillroomCore"]),
@@ -35,15 +46,36 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
+        .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
+        .target(name: "Resampling", dependencies: ["CSampleRate"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOD", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
-            "StillroomCore", "Devices", "EventLoop", "SQLiteStore", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "GPIODInput", "EvdevInput", "TerminalInput",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
+        // The maintenance CLI: shares only the control protocol with the daemon; reads the database
+        // directly (read-only) when the daemon is down.
+        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore"]),
+
+        // Fuzzers: built normally they replay their corpus (regression tests, run by scripts/test);
+        // built by scripts/fuzz with -sanitize=fuzzer -DFUZZING they fuzz.
+        .target(name: "CFuzzerDriver", path: "Sources/Fuzzers/Driver"),
+        .target(name: "FuzzReplay", dependencies: ["CFuzzerDriver"], path: "Sources/Fuzzers/Replay"),
+        .executableTarget(name: "fuzz-control-protocol", dependencies: ["ControlProtocol", "FuzzReplay"], path: "Sources/Fuzzers/ControlProtocol"),
+        .executableTarget(name: "fuzz-catalog", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Catalog"),
+        .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
+        .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
+
+        // History benchmark (bench/history): swift build -c release --product history-bench.
+        .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
 
         // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
         // the pipeline that paces scenes through them.
@@ -63,9 +95,14 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
+        .testTarget(name: "SpeechTests", dependencies: ["EspeakSpeech", "Resampling", "TestSupport"]),
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
+        .testTarget(name: "InputBackendTests", dependencies: [
+            "GPIODInput", "EvdevInput", "TerminalInput", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+        ]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
         ]),

@@ -1,3 +1,4 @@
+import CLinuxShims
 import FoundationEssentials
 import Glibc
 import StillroomCore
@@ -22,5 +23,14 @@ public enum SystemClocks {
 extension timespec {
     init(nanoseconds: UInt64) {
         self.init(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    }
+}
+
+extension SystemClocks {
+    /// Whether the kernel considers the wall clock synchronised (adjtimex: not TIME_ERROR). A Pi without
+    /// an RTC boots with a wrong clock until NTP (systemd-timesyncd) sets it; until then wall times are
+    /// stored as untrusted.
+    public static func isWallClockSynchronized() -> Bool {
+        stillroom_clock_synchronized() != 0
     }
 }

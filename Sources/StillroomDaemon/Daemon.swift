@@ -1,6 +1,12 @@
+import ALSAAudio
+import ControlProtocol
+import ControlSocket
+import DeviceFakes
+import Devices
 import EventLoop
 import FoundationEssentials
 import Glibc
+import SQLiteStore
 import StillroomCore
 
 /// The appliance: wires the pure core to the adapters and runs the event loop.
@@ -12,7 +18,28 @@ public final class Daemon {
     let logger: Logger
     let loop: EventLoop
     let notifier: SystemdNotifier
+    let store: SQLiteStore
+    var content: LoadedContent
+    var player: PlayerMachine
+    let engine: PlaybackEngine
+    var loggedPhase: PlayerPhase = .idle
+    var ledger = PracticeLedger()
+    /// The session whose recording the engine has open: heard frames belong to it.
+    var engineSession: (id: String, sampleRate: Int, frames: Int64)?
+    var clockTrusted: Bool
+    /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
+    var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
+    var runPauseTimer: LoopTimer!
+    var settings: Settings
+    /// The local offset from UTC now (from the time-zone rules).
+    var localUTCOffsetSeconds = 0
+    var controlServer: ControlServer?
+    var inputBackends: [InputBackend] = []
+    var jackMonitor: ALSAJackMonitor?
+    var controlMapper = ControlMapper()
     private var watchdogTimer: LoopTimer?
+    var checkpointTimer: LoopTimer!
+    var outputRetryTimer: LoopTimer!
     private(set) var exitStatus: Int32 = 0
 
     public init(options: DaemonOptions, environment: [String: String], logger: Logger) throws(StartupError) {
@@ -25,18 +52,43 @@ public final class Daemon {
             throw StartupError("cannot create the event loop: \(error)")
         }
         notifier = SystemdNotifier(environment: environment)
+        clockTrusted = SystemClocks.isWallClockSynchronized()
+        store = try Self.openStore(options, logger: logger, now: loop.wallNow)
+        content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
+        player = Self.restorePlayer(store: store, content: content, logger: logger)
+        settings = Self.loadSettings(store: store, logger: logger)
+        engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
+                                lengths: { [store] path in Self.cachedLength(path, store: store) },
+                                rememberLength: { _, _ in })
+        checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
+        outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
+        engine.onEvent = { [unowned self] event in apply(event) }
+        engine.onHeard = { [unowned self] ranges in recordHeard(ranges) }
+        runPauseTimer = loop.makeTimer { [unowned self] in
+            perform(ledger.close(wall: wallMilliseconds))
+            logger.info("practice: run closed after a long pause")
+        }
+        loop.onClockChange { [unowned self] in clockChanged() }
+        applySettings()
+        do {
+            controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
+                                              handler: { [unowned self] request, peer in handle(request, from: peer) })
+        } catch {
+            throw StartupError("\(error)")
+        }
         do {
             try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in handle(signal: signal) }
         } catch {
             throw StartupError("cannot route signals: \(error)")
         }
         startWatchdog()
+        try startInput()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         notifier.ready(status: "Ready")
-        logger.notice("ready: data \(options.dataDirectory), content \(options.contentDirectory)"
+        logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : ""))
         do {
             try loop.run()
@@ -56,16 +108,21 @@ public final class Daemon {
             loop.stop()
         case SIGHUP:
             logger.notice("SIGHUP: reloading the catalog")
-            reloadContent()
+            content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         default:
             break
         }
     }
 
-    func reloadContent() {}
-
     private func shutDown() {
+        // Where the listener is, exactly, then the checkpoint the power-off would otherwise cost.
+        if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
+        apply(.shutdown)
+        engine.stop()
+        stopInput()
+        controlServer?.shutDown()
         watchdogTimer?.cancel()
+        store.close()
         logger.notice("stopped cleanly")
     }
 
@@ -80,6 +137,8 @@ public final class Daemon {
         watchdogTimer = timer
     }
 
+    // MARK: Start-up pieces
+
     private static func checkPaths(_ options: DaemonOptions) throws(StartupError) {
         try Directories.prepareWritable(options.dataDirectory, purpose: "data directory")
         try Directories.checkReadable(options.contentDirectory, purpose: "content directory")
@@ -88,8 +147,82 @@ public final class Daemon {
         if case .png(let path) = options.display {
             try Directories.prepareWritable(Directories.parent(of: path), purpose: "screenshot directory")
         }
-        if options.input == .gpio || options.input == .evdev {
+        if options.input != .none {
             try Directories.checkReadableFile(options.boardFile, purpose: "board file")
         }
     }
+
+    /// The volume after the caps for the current output and night mode.
+    var effectiveVolume: Int {
+        settings.volumePolicy.effectiveVolume(headphones: player.headphonesConnected, night: isNight)
+    }
+
+    /// Whether the night display and night cap apply now.
+    var isNight: Bool { settings.isNight(atMinuteOfDay: localMinuteOfDay) }
+
+    /// Changes a setting, applies it and stores it; the error says what the key takes.
+    func change(setting key: String, to value: String) throws(SettingError) {
+        try settings.set(key, to: value)
+        applySettings()
+        do {
+            try store.setSetting(key, to: settings.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
+        } catch {
+            logger.error("setting \(key) not saved: \(error)")
+        }
+    }
+
+    func applySettings() {
+        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+    }
+
+    private static func loadSettings(store: SQLiteStore, logger: Logger) -> Settings {
+        let stored = ((try? store.allSettings()) ?? []).reduce(into: [String: String]()) { $0[$1.key] = $1.value }
+        let settings = Settings(stored: stored)
+        for problem in settings.problems { logger.warning(problem) }
+        return settings
+    }
+
+    static func databasePath(_ options: DaemonOptions) -> String { options.dataDirectory + "/stillroom.db" }
+
+    private static func openStore(_ options: DaemonOptions, logger: Logger, now: Date) throws(StartupError) -> SQLiteStore {
+        do {
+            let opened = try SQLiteStore.open(path: databasePath(options), now: UnixMilliseconds(date: now))
+            switch opened.outcome {
+            case .movedAside: logger.error("database: \(opened.outcome)")
+            default: logger.info("database: \(opened.outcome)")
+            }
+            return opened.store
+        } catch {
+            throw StartupError("cannot open the database \(databasePath(options)): \(error)")
+        }
+    }
+
+    /// After a restart or a power cut: offer to resume the latest checkpoint, if its session still exists.
+    private static func restorePlayer(store: SQLiteStore, content: LoadedContent, logger: Logger) -> PlayerMachine {
+        guard let saved = try? store.latestCheckpoint() else { return PlayerMachine() }
+        guard let id = try? ContentID(validating: saved.sessionID), let session = content.catalog.session(withID: id) else {
+            logger.info("resume: the saved session \(saved.sessionID) is no longer in the catalog")
+            return PlayerMachine()
+        }
+        let position = PlaybackPosition(sessionID: saved.sessionID, frame: saved.positionFrames, sampleRate: saved.sampleRate)
+        let player = PlayerMachine(resumeFrom: position, title: session.title)
+        if let offer = player.resumeOffer {
+            logger.notice("resume offer: \(session.title) at \(TimeText.clock(offer.position.seconds))")
+        }
+        return player
+    }
+
+    private static func makeSink(_ options: DaemonOptions, loop: EventLoop) -> AudioSink {
+        if options.audioDevice == "paced" { return PacedSink(loop: loop) }
+        return ALSASink(device: options.audioDevice, loop: loop)
+    }
+
+    private static func cachedLength(_ path: String, store: SQLiteStore) -> Int64? {
+        guard let identity = FileReading.identity(path) else { return nil }
+        return (try? store.audioLength(path: path, size: identity.size, modificationTimeNanoseconds: identity.modifiedNanoseconds))??.frames
+    }
+}
+
+extension UnixMilliseconds {
+    init(date: Date) { self = UnixMilliseconds((date.timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -1,6 +1,7 @@
 import Devices
 import EventLoop
 import MPG123Decoder
+import Resampling
 import StillroomCore
 
 /// Moves audio from the decoder, through the gain stage, into the sink, and reports what was heard.
@@ -25,12 +26,18 @@ final class PlaybackEngine: AudioSinkDelegate {
     private var gain = GainStage(gain: 1)
     private var targetGain: Float = 1
 
-    private enum Mode: Equatable { case idle, playing, fadingToPause(resumeAt: Int64), hardwarePaused, ending }
+    private enum Mode: Equatable { case idle, playing, fadingToPause(resumeAt: Int64), hardwarePaused, ending, speaking }
     private var mode: Mode = .idle
 
     private var buffer = [Int16](repeating: 0, count: 4096 * 2)
     private var pending: ArraySlice<Int16> = []
     private var pendingRecordingFrame: Int64 = 0
+    /// Spoken labels mixed over the recording (or played alone when nothing plays).
+    private var mixer = SpeechMixer(sampleRate: 44_100)
+    /// Speech waiting for a fade-out to finish before it can play alone.
+    private var speechAfterFade: [Int16]?
+    /// A seek the listener has not reached yet (its fade-out is still queued): a pause now keeps it.
+    private var seekTarget: (frame: Int64, sinkFrame: Int64)?
 
     /// Fades, in milliseconds: long enough to remove clicks, short enough to feel immediate.
     static let fadeInMilliseconds = 60
@@ -106,6 +113,7 @@ final class PlaybackEngine: AudioSinkDelegate {
         }
         map.reset()
         pending = []
+        seekTarget = nil
         pendingRecordingFrame = frame
         gain.jump(to: 0)
         gain.ramp(to: targetGain, over: frames(milliseconds: Self.fadeInMilliseconds))
@@ -133,7 +141,8 @@ final class PlaybackEngine: AudioSinkDelegate {
             onEvent(.pausedAt(frame: position))
             return
         }
-        let resumeAt = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        var resumeAt = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        if let target = pendingSeekTarget() { resumeAt = target } // the seek was asked for: keep it
         logger.debug("pause: took back \(rewound) frames, fading out from frame \(resumeAt)")
         writeFade(from: resumeAt, milliseconds: Self.fadeOutMilliseconds)
         mode = .fadingToPause(resumeAt: resumeAt)
@@ -146,6 +155,7 @@ final class PlaybackEngine: AudioSinkDelegate {
         _ = takeBackQueue()
         let from = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
         writeFade(from: from, milliseconds: Self.seekFadeMilliseconds)
+        seekTarget = (target, map.writtenFrames)
         do {
             try decoder.seek(toFrame: target)
         } catch {
@@ -159,6 +169,71 @@ final class PlaybackEngine: AudioSinkDelegate {
         fill()
     }
 
+    /// Says `mono` (at `rate` Hz): over the recording, ducked, when playing; alone otherwise. A newer
+    /// label cuts an older one off. Speech starts within what the sink cannot give back (a rewind makes
+    /// room at once), not after the whole buffer.
+    func speak(_ mono: [Int16], rate: Int) {
+        let outputRate = sink.format?.sampleRate ?? (decoder?.sampleRate ?? 44_100)
+        let samples = (try? Resampler.convert(mono, from: rate, to: outputRate)) ?? []
+        if mixer.sampleRate != outputRate { mixer = SpeechMixer(sampleRate: outputRate) }
+        switch mode {
+        case .playing:
+            guard let decoder else { return }
+            reportHeard()
+            _ = takeBackQueue()
+            let resumeAt = pendingSeekTarget() ?? map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+            _ = try? decoder.seek(toFrame: resumeAt) // a seek within a file already open and scanned
+            pendingRecordingFrame = resumeAt
+            mixer.speak(samples)
+            fill()
+        case .fadingToPause:
+            speechAfterFade = samples
+        case .speaking:
+            _ = sink.rewind(sink.queuedFrames)
+            mixer.speak(samples)
+            fillSpeech()
+        case .idle, .hardwarePaused, .ending:
+            guard mode == .idle else { return } // mid-transition: the label is dropped rather than garbled
+            do {
+                let format = AudioFormat(sampleRate: outputRate)
+                if sink.format != format { try sink.open(format: format) } else { sink.discard() }
+            } catch {
+                return
+            }
+            map.reset()
+            mixer.speak(samples)
+            mode = .speaking
+            fillSpeech()
+        }
+    }
+
+    /// Cuts a label off (with a 20 ms fade).
+    func stopSpeaking() {
+        mixer.cancel()
+    }
+
+    var isSpeaking: Bool { mixer.isSpeaking }
+
+    /// Writes speech alone (nothing else playing).
+    private func fillSpeech() {
+        guard mode == .speaking else { return }
+        while mixer.isSpeaking {
+            let frames = min(2048, mixer.remainingFrames)
+            var chunk = [Int16](repeating: 0, count: frames * MP3Decoder.channels)
+            let undo = mixer
+            chunk.withUnsafeMutableBufferPointer { mixer.mix(into: $0, frames: frames) }
+            let accepted = (try? chunk.withUnsafeBufferPointer { try sink.write($0) }) ?? 0
+            if accepted < frames {
+                // Only part fitted: step the mixer back to just after what was accepted.
+                mixer = undo
+                var skip = [Int16](repeating: 0, count: accepted * MP3Decoder.channels)
+                skip.withUnsafeMutableBufferPointer { mixer.mix(into: $0, frames: accepted) }
+                return
+            }
+        }
+        sink.finish()
+    }
+
     /// Stops at once (no fade): the session is left, or the output is gone.
     func stop() {
         if mode != .idle, sink.format != nil {
@@ -168,6 +243,9 @@ final class PlaybackEngine: AudioSinkDelegate {
         map.reset()
         pending = []
         mode = .idle
+        mixer.cancel()
+        mixer = SpeechMixer(sampleRate: mixer.sampleRate)
+        speechAfterFade = nil
     }
 
     /// Tries to open the output again after it was lost; true when it is back.
@@ -185,6 +263,7 @@ final class PlaybackEngine: AudioSinkDelegate {
     func audioSinkWantsFrames(_ sink: AudioSink) {
         reportHeard()
         if mode == .playing { fill() }
+        if mode == .speaking { fillSpeech() }
     }
 
     func audioSinkDrained(_ sink: AudioSink) {
@@ -195,6 +274,13 @@ final class PlaybackEngine: AudioSinkDelegate {
             map.reset()
             mode = .idle
             onEvent(.pausedAt(frame: resumeAt))
+            if let speech = speechAfterFade {
+                speechAfterFade = nil
+                speak(speech, rate: mixer.sampleRate)
+            }
+        case .speaking:
+            sink.discard()
+            mode = .idle
         case .ending:
             sink.discard()
             map.reset()
@@ -234,7 +320,10 @@ final class PlaybackEngine: AudioSinkDelegate {
                 case .frames(0):
                     continue
                 case .frames(let count):
-                    buffer.withUnsafeMutableBufferPointer { gain.apply(to: $0, frames: count) }
+                    buffer.withUnsafeMutableBufferPointer { samples in
+                        gain.apply(to: samples, frames: count)
+                        if mixer.isSpeaking || mixer.isRecovering { mixer.mix(into: samples, frames: count) }
+                    }
                     pending = buffer[..<(count * MP3Decoder.channels)]
                     pendingRecordingFrame = position
                 case .end:
@@ -288,6 +377,16 @@ final class PlaybackEngine: AudioSinkDelegate {
         fade.withUnsafeMutableBufferPointer { fadeGain.apply(to: $0, frames: filled) }
         let accepted = (try? fade[..<(filled * MP3Decoder.channels)].withUnsafeBufferPointer { try sink.write($0) }) ?? 0
         map.appendWritten(recordingFrame: frame, count: Int64(accepted))
+    }
+
+    /// The target of a seek whose new audio has not been heard yet.
+    private func pendingSeekTarget() -> Int64? {
+        guard let target = seekTarget else { return nil }
+        if sink.playedFrames >= target.sinkFrame {
+            seekTarget = nil
+            return nil
+        }
+        return target.frame
     }
 
     private func reportHeard() {

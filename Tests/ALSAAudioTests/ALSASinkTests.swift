@@ -99,3 +99,17 @@ func readCapture(_ path: String) -> [Int16] {
         }
     }
 }
+
+@Suite struct ALSAJackMonitorTests {
+    @Test func aMissingCardSaysHowToFindTheRightName() throws {
+        let loop = try EventLoop()
+        let monitor = ALSAJackMonitor(card: "hw:CARD=NoSuchCard", loop: loop)
+        do {
+            try monitor.start { _ in }
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("hw:CARD=NoSuchCard"))
+            #expect(error.message.contains("aplay -l"))
+        }
+    }
+}

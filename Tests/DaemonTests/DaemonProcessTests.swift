@@ -7,7 +7,7 @@ import Testing
     let binary = BuiltProducts.path("stillroomd")
 
     /// A content folder with a minimal valid catalog.
-    func makeContent(in directory: TemporaryDirectory) -> String {
+    func makeContent(in directory: TemporaryDirectory, extraSessions: String = "") -> String {
         let content = directory.file("content")
         runShell("mkdir -p '\(content)/sessions/tone'")
         runShell("cp '\(RepositoryPaths.fixture("audio/tone-2s-44k-mono.mp3"))' '\(content)/sessions/tone/audio.mp3'")
@@ -19,7 +19,7 @@ import Testing
               "durationSeconds": 2.0, "audio": "sessions/tone/audio.mp3",
               "transcript": "sessions/tone/transcript.vtt",
               "license": {"name": "CC0 1.0", "attribution": "Stillroom project"},
-              "provenance": "sessions/tone/provenance.json"}], "sounds": []}
+              "provenance": "sessions/tone/provenance.json"}\(extraSessions)], "sounds": []}
             """, to: content + "/catalog.json")
         return content
     }
@@ -83,6 +83,54 @@ import Testing
         #expect(log.contains("<5>stopped cleanly"))
         // Every log line carries a priority prefix.
         for line in log.split(separator: "\n") { #expect(line.first == "<") }
+    }
+
+    /// Starts the daemon, waits for READY, stops it with SIGTERM and returns (status, log).
+    func runOnce(_ directory: TemporaryDirectory, content: String) -> (Int32, String) {
+        let notify = NotifySocket(path: directory.file("notify-\(UInt32.random(in: 0...UInt32.max))"))
+        let daemon = Subprocess(binary, arguments(directory, content: content), environment: ["NOTIFY_SOCKET": notify.path])
+        _ = notify.receive(until: "READY=1")
+        daemon.signal(SIGTERM)
+        let status = daemon.wait()
+        return (status, daemon.readStderr())
+    }
+
+    @Test func aBadCatalogEntryIsReportedAndTheGoodOnesLoad() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory, extraSessions: ", {\"id\": \"../evil\", \"title\": \"x\"}")
+        let (status, log) = runOnce(directory, content: content)
+        #expect(status == 0)
+        #expect(log.contains("<4>content: catalog.json: sessions[1]: field \"id\": \"../evil\""))
+        #expect(log.contains("ready: 1 sessions"))
+    }
+
+    @Test func aRecordingWhoseLengthDisagreesWithTheCatalogIsReportedButStillPlays() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory)
+        let catalog = String(decoding: Files.read(content + "/catalog.json"), as: UTF8.self)
+        Files.write(catalog.split(separator: "2.0", maxSplits: 1).joined(separator: "9.5"), to: content + "/catalog.json")
+        let (status, log) = runOnce(directory, content: content)
+        #expect(status == 0)
+        #expect(log.contains("<4>content: catalog.json: session \"tone\": field \"durationSeconds\""))
+        #expect(log.contains("ready: 1 sessions"))
+    }
+
+    @Test func aDamagedDatabaseIsMovedAsideKeptAndReplaced() {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let content = makeContent(in: directory)
+        runShell("mkdir -p '\(directory.file("data"))'")
+        Files.write("this is not a database, it is a power cut's leftovers", to: directory.file("data/stillroom.db"))
+        let (status, log) = runOnce(directory, content: content)
+        #expect(status == 0)
+        #expect(log.contains("<3>database:"))
+        let kept = Subprocess.run("/bin/sh", ["-c", "ls '\(directory.file("data"))'"]).stdout
+        #expect(kept.contains("stillroom.db.damaged-"))
+        let (again, secondLog) = runOnce(directory, content: content)
+        #expect(again == 0)
+        #expect(secondLog.contains("<6>database: opened the existing database"))
     }
 
     @Test func sigintStopsCleanlyToo() {

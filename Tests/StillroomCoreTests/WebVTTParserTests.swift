@@ -135,6 +135,9 @@ import StillroomCore
         InvalidCase(name: "arrow in a note", text: "WEBVTT\n\nNOTE\nsee 00:01.000 --> 00:02.000\n", line: 4, kind: .arrowInBlock(keyword: "NOTE")),
         InvalidCase(name: "CRLF counts as one line ending", text: "WEBVTT\r\n\r\n00:01.000 --> 00:02.000\r\nA\r\n\r\n00:0x.000 --> 00:03.000\r\nB\r\n",
                     line: 6, kind: .badTimestamp("00:0x.000")),
+        // Found by fuzz-webvtt: a minutes field of 24 digits overflowed Int64 before its length was checked.
+        InvalidCase(name: "absurdly long minutes field", text: "WEBVTT\n\n01:777777777777777777777700:01.500 --> 01:00:02.000\nA\n", line: 3,
+                    kind: .badTimestamp("01:777777777777777777777700:01.500")),
         InvalidCase(name: "lone CR ends a line", text: "WEBVTT\r\r00:01.000 --> 00:00.500\rA\r", line: 3,
                     kind: .endNotAfterStart(start: "00:01.000", end: "00:00.500")),
     ]

@@ -2,14 +2,30 @@
 #ifndef STILLROOM_CLINUXSHIMS_H
 #define STILLROOM_CLINUXSHIMS_H
 
+
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <sys/un.h>
 
 /// TFD_TIMER_CANCEL_ON_SET: a realtime timerfd read fails with ECANCELED when the clock is set.
 static inline int stillroom_tfd_timer_cancel_on_set(void) { return TFD_TIMER_CANCEL_ON_SET; }
+
+/// Whether the kernel's wall clock is synchronised (adjtimex read-only query: not TIME_ERROR).
+static inline int stillroom_clock_synchronized(void) {
+    struct timex state = {0};
+    return adjtimex(&state) != TIME_ERROR;
+}
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC. accept4 and struct ucred need _GNU_SOURCE, which
+/// must not leak into this header (it changes glibc's struct layouts against Swift's Glibc module), so
+/// they are defined in shims.c.
+int stillroom_accept_nonblocking(int listener);
+
+/// The peer's pid, uid and gid of a Unix socket (SO_PEERCRED).
+int stillroom_peer_credentials(int fd, int *pid, unsigned *uid, unsigned *gid);
 
 #endif

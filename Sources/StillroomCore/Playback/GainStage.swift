@@ -3,7 +3,7 @@
 /// The gain is the volume's curve, limited by the cap of the current output (speaker or headphones) and,
 /// at night, by the night cap. Changes never jump: every change of target gain is a linear ramp over
 /// `rampFrames`, so pause, resume and seek are free of clicks. Pure arithmetic; no I/O.
-public struct GainStage: Sendable {
+public struct GainStage: Equatable, Sendable {
     /// The gain being applied now (0...1, linear amplitude).
     public private(set) var current: Float
     /// The gain the ramp is heading for.
@@ -35,16 +35,21 @@ public struct GainStage: Sendable {
     /// Whether a ramp is in progress.
     public var isRamping: Bool { framesLeft > 0 }
 
+    /// Moves the ramp on by one frame and returns the gain for that frame.
+    public mutating func nextFrameGain() -> Float {
+        if framesLeft > 0 {
+            current += step
+            framesLeft -= 1
+            if framesLeft == 0 { current = target }
+        }
+        return current
+    }
+
     /// Scales `frames` frames of `channels` interleaved samples in place.
     public mutating func apply(to samples: UnsafeMutableBufferPointer<Int16>, frames: Int, channels: Int = 2) {
         var index = 0
         for _ in 0..<frames {
-            if framesLeft > 0 {
-                current += step
-                framesLeft -= 1
-                if framesLeft == 0 { current = target }
-            }
-            if current == 1 {
+            if nextFrameGain() == 1 {
                 index += channels
                 continue
             }

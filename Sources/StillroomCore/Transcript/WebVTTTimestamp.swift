@@ -26,9 +26,10 @@ enum WebVTTTimestamp {
         return .milliseconds(((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
     }
 
-    /// The value of a non-empty run of ASCII digits, else `nil`.
+    /// The value of a non-empty run of ASCII digits, else `nil`. More than 18 digits cannot be a
+    /// field of a timestamp (and would overflow): refused before any arithmetic.
     private static func digits(_ text: Substring) -> Int64? {
-        guard !text.isEmpty else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 18 else { return nil }
         var value: Int64 = 0
         for byte in text.utf8 {
             guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }

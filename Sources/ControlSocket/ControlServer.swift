@@ -1,0 +1,269 @@
+import CLinuxShims
+import ControlProtocol
+import EventLoop
+import Glibc
+import StillroomCore
+
+/// Who is on the other end of a control connection (SO_PEERCRED).
+public struct PeerCredentials: Equatable, Sendable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+}
+
+/// The control socket: a Unix stream socket in the loop, JSON lines in and out.
+///
+/// Each client has its own line framer and output queue. Nothing a client does can stall the loop: reads
+/// and writes are non-blocking, an oversized line is answered with an error and skipped, and a client that
+/// stops reading while its answers pile up beyond `maximumQueuedBytes` is disconnected.
+public final class ControlServer {
+    public typealias Handler = (ControlRequest, PeerCredentials) -> Result<JSONValue, ControlError>
+
+    static let maximumClients = 32
+    static let maximumQueuedBytes = 1 << 20
+
+    public let path: String
+    private let loop: EventLoop
+    private let log: (String) -> Void
+    private let handler: Handler
+    private let listener: Int32
+    private var listenWatch: IOWatch?
+    private var clients: [Int32: Client] = [:]
+    private let permittedGroup: UInt32?
+
+    final class Client {
+        let fd: Int32
+        let peer: PeerCredentials
+        var framer = LineFramer()
+        var output: [UInt8] = []
+        var watch: IOWatch?
+        var closeWhenFlushed = false
+
+        init(fd: Int32, peer: PeerCredentials) {
+            self.fd = fd
+            self.peer = peer
+        }
+    }
+
+    public init(path: String, loop: EventLoop, log: @escaping (String) -> Void, handler: @escaping Handler) throws(ControlSocketError) {
+        self.path = path
+        self.loop = loop
+        self.log = log
+        self.handler = handler
+        permittedGroup = Self.groupID(named: "stillroom")
+        listener = try Self.listen(at: path, group: permittedGroup)
+        do {
+            listenWatch = try loop.watch(listener, for: .readable) { [unowned self] _ in acceptClients() }
+        } catch {
+            close(listener)
+            throw ControlSocketError("control socket \(path): \(error)")
+        }
+    }
+
+    /// Closes every connection and removes the socket file.
+    public func shutDown() {
+        for client in clients.values { disconnect(client) }
+        listenWatch?.cancel()
+        close(listener)
+        unlink(path)
+    }
+
+    public var clientCount: Int { clients.count }
+
+    // MARK: Connections
+
+    private func acceptClients() {
+        while true {
+            let fd = stillroom_accept_nonblocking(listener)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log("accept: \(String(cString: strerror(errno)))") }
+                return
+            }
+            guard let peer = Self.credentials(of: fd) else {
+                close(fd)
+                continue
+            }
+            guard isPermitted(peer) else {
+                log("refused a connection from uid \(peer.uid) (pid \(peer.pid)): not root, not the daemon's user, not in group stillroom")
+                let refusal = ControlCodec.encode(ControlResponse(id: nil, outcome: .failure(ControlError(.notPermitted,
+                    "permission denied: run as root or as a member of the group stillroom"))))
+                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            guard clients.count < Self.maximumClients else {
+                log("too many clients; refusing pid \(peer.pid)")
+                close(fd)
+                continue
+            }
+            let client = Client(fd: fd, peer: peer)
+            guard let watch = try? loop.watch(fd, for: .readable, handler: { [unowned self, unowned client] events in
+                serve(client, events: events)
+            }) else {
+                close(fd)
+                continue
+            }
+            client.watch = watch
+            clients[fd] = client
+        }
+    }
+
+    private func serve(_ client: Client, events: IOEvents) {
+        if events.contains(.writable) { flush(client) }
+        guard clients[client.fd] === client else { return }
+        if events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) { read(client) }
+    }
+
+    private func read(_ client: Client) {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while clients[client.fd] === client {
+            let count = recv(client.fd, &chunk, chunk.count, 0)
+            if count > 0 {
+                for item in client.framer.append(chunk[..<count]) { answer(item, for: client) }
+                continue
+            }
+            if count == 0 { // the peer closed its end: answer what is queued, then close
+                client.closeWhenFlushed = true
+                flush(client)
+                return
+            }
+            if errno == EINTR { continue }
+            if errno != EAGAIN && errno != EWOULDBLOCK { disconnect(client) }
+            return
+        }
+    }
+
+    private func answer(_ item: LineFramer.Item, for client: Client) {
+        let response: ControlResponse
+        switch item {
+        case .tooLong:
+            response = ControlResponse(id: nil, outcome: .failure(ControlError(.tooLong,
+                "the line is longer than \(ControlProtocol.maximumLineBytes) bytes and was skipped")))
+        case .line(let bytes) where bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }):
+            return // blank lines are harmless (a hand-typed client pressing Enter)
+        case .line(let bytes):
+            switch ControlCodec.decodeRequest(bytes) {
+            case .success(let request):
+                response = ControlResponse(id: request.id, outcome: handler(request, client.peer))
+            case .failure(let failure):
+                log("bad request from pid \(client.peer.pid): \(failure.error.message)")
+                response = ControlResponse(id: failure.id, outcome: .failure(failure.error))
+            }
+        }
+        client.output += ControlCodec.encode(response)
+        flush(client)
+    }
+
+    private func flush(_ client: Client) {
+        while !client.output.isEmpty {
+            let sent = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                client.output.removeFirst(sent)
+                continue
+            }
+            if sent < 0 && errno == EINTR { continue }
+            if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            disconnect(client)
+            return
+        }
+        if client.output.count > Self.maximumQueuedBytes {
+            log("pid \(client.peer.pid) is not reading its answers; disconnected")
+            disconnect(client)
+            return
+        }
+        if client.output.isEmpty && client.closeWhenFlushed {
+            disconnect(client)
+            return
+        }
+        try? client.watch?.update(events: client.output.isEmpty ? .readable : [.readable, .writable])
+    }
+
+    private func disconnect(_ client: Client) {
+        client.watch?.cancel()
+        close(client.fd)
+        clients[client.fd] = nil
+    }
+
+    private func isPermitted(_ peer: PeerCredentials) -> Bool {
+        if peer.uid == 0 || peer.uid == geteuid() { return true }
+        guard let group = permittedGroup else { return false }
+        return peer.gid == group || Self.user(peer.uid, isMemberOf: group)
+    }
+
+    // MARK: System pieces
+
+    private static func listen(at path: String, group: UInt32?) throws(ControlSocketError) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw ControlSocketError("control socket path \(path) is too long (at most 107 bytes)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        if Self.someoneListens(at: path) {
+            throw ControlSocketError("control socket \(path): another stillroomd is already running")
+        }
+        unlink(path) // a stale socket from a crash or a power cut
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ControlSocketError("control socket: \(String(cString: strerror(errno)))") }
+        // Create it 0660 from the start: no window in which others could connect.
+        let previous = umask(0o117)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(previous)
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ControlSocketError("control socket \(path): \(reason)")
+        }
+        if let group { _ = chown(path, UInt32.max, group) } // best effort: group stillroom may connect
+        guard Glibc.listen(fd, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ControlSocketError("control socket \(path): listen: \(reason)")
+        }
+        return fd
+    }
+
+    private static func someoneListens(at path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
+    private static func credentials(of fd: Int32) -> PeerCredentials? {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        guard stillroom_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+    }
+
+    static func groupID(named name: String) -> UInt32? {
+        guard let entry = getgrnam(name) else { return nil }
+        return entry.pointee.gr_gid
+    }
+
+    private static func user(_ uid: UInt32, isMemberOf group: UInt32) -> Bool {
+        guard let passwd = getpwuid(uid), let name = passwd.pointee.pw_name else { return false }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        guard getgrouplist(name, passwd.pointee.pw_gid, &groups, &count) >= 0 else { return false }
+        return groups.prefix(Int(count)).contains(group)
+    }
+}
+
+/// The control socket could not be set up: one line saying why.
+public struct ControlSocketError: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

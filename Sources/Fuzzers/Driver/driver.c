@@ -1,0 +1,1 @@
+// Header-only: the declaration of libFuzzer's driver.

@@ -1,0 +1,42 @@
+import ControlProtocol
+import EventLoop
+import Glibc
+import StillroomCore
+
+/// `stillroomctl doctor`: each part of the box, ok or what to do.
+extension Daemon {
+    func doctorJSON() -> JSONValue {
+        var checks: [JSONValue] = []
+        func check(_ name: String, _ ok: Bool, _ detail: String, fix: String = "") {
+            checks.append(.object(["check": .string(name), "ok": .bool(ok), "detail": .string(detail), "fix": .string(ok ? "" : fix)]))
+        }
+        do {
+            let findings = try store.quickCheck()
+            check("database", findings.isEmpty, findings.isEmpty ? "quick_check ok" : findings.prefix(3).joined(separator: "; "),
+                  fix: "stop stillroomd; the next start moves the damaged file aside and starts fresh")
+        } catch {
+            check("database", false, "\(error)", fix: "check the data folder's disk and permissions")
+        }
+        check("content", content.problems.isEmpty,
+              content.problems.isEmpty ? "\(content.catalog.sessions.count) sessions, every file present and measured"
+                                       : "\(content.problems.count) problems: \(content.problems.first ?? "")",
+              fix: "reinstall the content package, or see the log lines starting with \"content:\"")
+        check("audio output", player.outputAvailable,
+              player.outputAvailable ? "\(engine.sink.name)" : "\(engine.sink.name): \(player.outputProblem ?? "unavailable")",
+              fix: "check the DAC's cable and `aplay -l`; the box retries every 2 s by itself")
+        let free = Self.freeBytes(options.dataDirectory)
+        let reserve: Int64 = 64 << 20
+        check("disk space", free >= reserve, "\(free >> 20) MB free in \(options.dataDirectory)",
+              fix: "remove downloaded sessions (stillroomctl downloads) to make room")
+        let synced = SystemClocks.isWallClockSynchronized()
+        check("clock", synced, synced ? "synchronised" : "not synchronised: practice times are kept as undated until it is",
+              fix: "connect the box to a network so systemd-timesyncd can set the time")
+        return .object(["checks": .array(checks), "ok": .bool(checks.allSatisfy { $0["ok"]?.boolValue == true })])
+    }
+
+    static func freeBytes(_ path: String) -> Int64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return 0 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}

@@ -1,0 +1,100 @@
+import Devices
+import EventLoop
+import StillroomCore
+
+/// The player's effects, performed: the engine for sound, the store for checkpoints, loop timers.
+extension Daemon {
+    /// Feeds an event to the player and performs what it asks.
+    func apply(_ event: PlayerEvent) {
+        if event == .acceptResume, let offer = player.resumeOffer, let id = try? ContentID(validating: offer.position.sessionID),
+           let length = content.lengths[id] {
+            joinRunForResume(sessionID: offer.position.sessionID, sampleRate: length.sampleRate, recordingFrames: length.frames)
+        }
+        let effects = player.handle(event, now: loop.now)
+        for effect in effects { perform(effect) }
+        ledgerFollowsPlayer(checkpointed: effects.contains { if case .saveCheckpoint = $0 { return true } else { return false } })
+        // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.
+        if player.phase != loggedPhase {
+            loggedPhase = player.phase
+            logTransition()
+        }
+    }
+
+    /// Starts a session from the library (from the beginning).
+    func play(sessionID id: ContentID) -> Bool {
+        guard let session = content.catalog.session(withID: id) else { return false }
+        apply(.play(sessionID: id.rawValue, title: session.title))
+        return true
+    }
+
+    private func perform(_ effect: PlayerEffect) {
+        switch effect {
+        case .load(let id):
+            guard let contentID = try? ContentID(validating: id), let session = content.catalog.session(withID: contentID),
+                  let path = content.audioPath(of: session) else {
+                apply(.loadFailed("The session \(id) is not on this box."))
+                return
+            }
+            if let length = content.lengths[contentID] {
+                engineSession = (id, length.sampleRate, length.frames)
+            }
+            engine.load(path: path)
+        case .startOutput(let frame):
+            engine.start(fromFrame: frame)
+        case .pauseOutput:
+            engine.pause()
+        case .stopOutput:
+            engine.stop()
+        case .seekOutput(let frame):
+            engine.seek(toFrame: frame)
+        case .saveCheckpoint(let position):
+            do {
+                _ = try store.saveCheckpoint(sessionID: position.sessionID, positionFrames: position.frame,
+                                             sampleRate: position.sampleRate,
+                                             clockTrusted: SystemClocks.isWallClockSynchronized(),
+                                             now: UnixMilliseconds(date: loop.wallNow))
+                logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
+            } catch {
+                logger.error("checkpoint not saved: \(error)")
+            }
+        case .clearCheckpoint(let id):
+            do {
+                _ = try store.clearCheckpoint(sessionID: id)
+            } catch {
+                logger.error("checkpoint not cleared: \(error)")
+            }
+        case .scheduleCheckpoint(let at):
+            checkpointTimer.schedule(at: at)
+        case .cancelCheckpointTimer:
+            checkpointTimer.cancel()
+        }
+        if !player.outputAvailable && !outputRetryTimer.isScheduled {
+            outputRetryTimer.schedule(after: .seconds(2))
+        }
+    }
+
+    /// While the output is lost, try to open it every 2 s; when it is back, say so (and stay paused).
+    func retryOutput() {
+        guard !player.outputAvailable else { return }
+        let format = AudioFormat(sampleRate: engine.sampleRate > 0 ? engine.sampleRate : 44_100)
+        if engine.probeOutput(format: format) {
+            logger.notice("audio output \(engine.sink.name) is back")
+            apply(.outputRestored)
+        } else {
+            outputRetryTimer.schedule(after: .seconds(2))
+        }
+    }
+
+    private func logTransition() {
+        let id = player.sessionID ?? "-"
+        let at = TimeText.clock(player.positionSeconds)
+        switch player.phase {
+        case .playing: logger.info("playing \(id) from \(at)")
+        case .paused: logger.info("paused \(id) at \(at) (\(player.pauseReason?.rawValue ?? "user"))")
+        case .ended: logger.info("ended \(id)")
+        case .failed(let message): logger.error("cannot play \(id): \(message)")
+        case .idle: logger.info("stopped")
+        case .loading: logger.debug("loading \(id)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ControlProtocol
+import SQLiteStore
+import StillroomCore
+
+/// The daemon's state as `stillroomctl status` shows it (and the same shape the CLI builds from the
+/// database when the daemon is down).
+extension Daemon {
+    func statusJSON() -> JSONValue {
+        var status: [String: JSONValue] = [
+            "state": .string(Self.stateName(player.phase)),
+            "session": player.sessionID.map { .string($0) } ?? .null,
+            "title": player.sessionID == nil ? .null : .string(player.title),
+            "position": .number(Self.seconds(player.positionSeconds)),
+            "duration": .number(Self.seconds(player.lengthSeconds)),
+            "pauseReason": player.phase == .paused ? .string(player.pauseReason?.rawValue ?? "user") : .null,
+            "volume": .number(Double(settings.volume)),
+            "effectiveVolume": .number(Double(effectiveVolume)),
+            "headphones": .bool(player.headphonesConnected),
+            "output": .object([
+                "name": .string(engine.sink.name),
+                "available": .bool(player.outputAvailable),
+                "problem": player.outputProblem.map { .string($0) } ?? .null,
+            ]),
+            "daemon": .bool(true),
+        ]
+        if case .failed(let message) = player.phase { status["error"] = .string(message) }
+        if let offer = player.resumeOffer {
+            status["resumeOffer"] = .object([
+                "session": .string(offer.position.sessionID),
+                "title": .string(offer.title),
+                "position": .number(Self.seconds(offer.position.seconds)),
+            ])
+        } else {
+            status["resumeOffer"] = .null
+        }
+        if let checkpoint = player.lastCheckpoint {
+            var saved: [String: JSONValue] = [
+                "session": .string(checkpoint.sessionID),
+                "position": .number(Self.seconds(checkpoint.seconds)),
+            ]
+            if let at = player.lastCheckpointAt { saved["ageSeconds"] = .number(Self.seconds((loop.now - at).seconds)) }
+            status["lastCheckpoint"] = .object(saved)
+        } else {
+            status["lastCheckpoint"] = .null
+        }
+        let notices = (try? store.notices()) ?? []
+        status["notices"] = .array(notices.map { notice in
+            .object(["id": .number(Double(notice.id)), "kind": .string(notice.kind.rawValue), "message": .string(notice.message)])
+        })
+        return .object(status)
+    }
+
+    static func stateName(_ phase: PlayerPhase) -> String {
+        switch phase {
+        case .idle: return "idle"
+        case .loading: return "loading"
+        case .playing: return "playing"
+        case .paused: return "paused"
+        case .ended: return "ended"
+        case .failed: return "error"
+        }
+    }
+
+    /// Seconds to the millisecond: enough for people, stable in JSON.
+    static func seconds(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
+
+extension Daemon {
+    /// Minutes after local midnight now. Local time needs the time-zone rules (tzdata); until they are
+    /// loaded the box reads UTC, which only shifts when "auto" night display begins.
+    var localMinuteOfDay: Int {
+        let seconds = Int64(loop.wallNow.timeIntervalSince1970) + Int64(localUTCOffsetSeconds)
+        return Int(((seconds % 86_400) + 86_400) % 86_400 / 60)
+    }
+}

@@ -1,0 +1,37 @@
+import Glibc
+
+/// Whole-file reads for small files (catalogs, transcripts, cue sidecars), with errno in the error.
+enum FileReading {
+    struct Failure: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "\(path): \(reason)" }
+    }
+
+    /// Reads at most `limit` bytes; a larger file is refused (a catalog is kilobytes, not megabytes).
+    static func bytes(_ path: String, limit: Int = 4 << 20) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: String(cString: strerror(errno)))
+            }
+            bytes.append(contentsOf: chunk[..<count])
+            guard bytes.count <= limit else { throw Failure(path: path, reason: "larger than \(limit) bytes") }
+        }
+        return bytes
+    }
+
+    /// Size and modification time (ns), or nil when the file is missing or not a regular file.
+    static func identity(_ path: String) -> (size: Int64, modifiedNanoseconds: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+}

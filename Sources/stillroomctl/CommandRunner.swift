@@ -1,0 +1,165 @@
+import ControlProtocol
+import StillroomCore
+
+/// Turns a command line into a request, sends it (or answers from the database when the daemon is
+/// down and the command only reads), and prints the result.
+struct CommandRunner {
+    let invocation: Invocation
+    var connection: Connection { Connection(socketPath: invocation.socketPath) }
+
+    func run(_ command: String) -> ExitStatus {
+        do {
+            switch command {
+            case "status": return try daemonOrOffline("status", [:], offline: { try Offline(invocation).status() }, print: Output.status)
+            case "play":
+                try expectWords(atMost: 1)
+                var arguments: [String: JSONValue] = [:]
+                if let id = invocation.words.first { arguments["session"] = .string(id) }
+                return try daemon("play", arguments, print: Output.status)
+            case "pause", "resume", "toggle", "stop":
+                try expectWords(atMost: 0)
+                return try daemon(command, [:], print: Output.status)
+            case "seek": return try daemon("seek", try SeekArgument.parse(invocation.words), print: Output.status)
+            case "volume":
+                guard invocation.words.count == 1, let level = Int(invocation.words[0]), (0...100).contains(level) else {
+                    throw UsageError("volume needs one number from 0 to 100")
+                }
+                return try daemon("volume", ["level": .number(Double(level))], print: Output.status)
+            case "dismiss":
+                var arguments: [String: JSONValue] = [:]
+                if let notice = invocation.flags["--notice"] {
+                    guard let id = Int(notice) else { throw UsageError("--notice needs a notice number (see status)") }
+                    arguments["notice"] = .number(Double(id))
+                }
+                return try daemon("dismiss", arguments, print: Output.status)
+            case "sessions":
+                try expectWords(atMost: 0)
+                if let theme = invocation.flags["--theme"], Theme(rawValue: theme) == nil {
+                    throw UsageError("--theme: expected breathe, focus or unwind, got \"\(theme)\"")
+                }
+                return try daemonOrOffline("sessions", [:], offline: { try Offline(invocation).sessions() }) { result in
+                    Output.sessions(result, filter: invocation.flags)
+                }
+            case "show":
+                let id = try oneWord("a session id")
+                return try daemonOrOffline("show", ["session": .string(id)], offline: { try Offline(invocation).show(id) },
+                                           print: Output.session)
+            case "say":
+                guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
+                return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+            case "settings":
+                if invocation.words.first == "set" {
+                    guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }
+                    return try daemon("settings", ["key": .string(invocation.words[1]), "value": .string(invocation.words[2])],
+                                      print: Output.settings)
+                }
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("settings", [:], offline: { try Offline(invocation).settings() }, print: Output.settings)
+            case "doctor":
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,
+                                           failsWhen: { $0["ok"]?.boolValue == false })
+            case "transcript":
+                let id = try oneWord("a session id")
+                return try Offline(invocation).printTranscript(id)
+            case "favorite":
+                guard invocation.words.count == 2, ["add", "remove"].contains(invocation.words[0]) else {
+                    throw UsageError("usage: stillroomctl favorite add|remove ID")
+                }
+                return try daemon("favorite", ["action": .string(invocation.words[0]), "session": .string(invocation.words[1])],
+                                  print: Output.session)
+            default:
+                throw UsageError("unknown command \"\(command)\"")
+            }
+        } catch let error as UsageError {
+            fail("\(error.message)\nTry 'stillroomctl \(command) --help'.", .usage)
+        } catch let error as OfflineError {
+            fail(error.message, error.status)
+        } catch {
+            fail("\(error)", .failed)
+        }
+    }
+
+    private func expectWords(atMost count: Int) throws(UsageError) {
+        guard invocation.words.count <= count else { throw UsageError("unexpected \"\(invocation.words[count])\"") }
+    }
+
+    private func oneWord(_ what: String) throws(UsageError) -> String {
+        guard invocation.words.count == 1 else { throw UsageError("expected \(what)") }
+        return invocation.words[0]
+    }
+
+    /// A command that needs the daemon.
+    private func daemon(_ command: String, _ arguments: [String: JSONValue], print: (JSONValue) -> String) throws -> ExitStatus {
+        let response: ControlResponse
+        do {
+            response = try connection.send(command, arguments)
+        } catch {
+            switch error {
+            case .unreachable(let reason):
+                fail("the daemon is not running (\(reason)); start it with: systemctl start stillroom", .unreachable)
+            case .refused(let reason): fail(reason, .refused)
+            case .broken(let reason): fail(reason, .failed)
+            }
+        }
+        return show(response, print: print)
+    }
+
+    /// A read-only command: from the daemon when it runs, else from the database and content folder.
+    private func daemonOrOffline(_ command: String, _ arguments: [String: JSONValue], offline: () throws -> JSONValue,
+                                 print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
+        let response: ControlResponse
+        do {
+            response = try connection.send(command, arguments)
+        } catch {
+            switch error {
+            case .unreachable:
+                let result = try offline()
+                write(invocation.json ? ControlCodec.json(result) : print(result))
+                return failsWhen(result) ? .failed : .ok
+            case .refused(let reason): fail(reason, .refused)
+            case .broken(let reason): fail(reason, .failed)
+            }
+        }
+        return show(response, print: print, failsWhen: failsWhen)
+    }
+
+    private func show(_ response: ControlResponse, print: (JSONValue) -> String,
+                      failsWhen: (JSONValue) -> Bool = { _ in false }) -> ExitStatus {
+        switch response.outcome {
+        case .success(let result):
+            write(invocation.json ? ControlCodec.json(result) : print(result))
+            return failsWhen(result) ? .failed : .ok
+        case .failure(let error):
+            if invocation.json { write(ControlCodec.json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]))) }
+            fail(error.message, Self.status(for: error.code))
+        }
+    }
+
+    static func status(for code: ControlError.Code) -> ExitStatus {
+        switch code {
+        case .notFound: return .notFound
+        case .notPermitted: return .refused
+        case .invalidArgument, .unknownCommand, .badRequest, .unsupportedVersion, .tooLong: return .usage
+        case .failed: return .failed
+        }
+    }
+}
+
+/// `seek +30`, `seek -15`, `seek 4:30`, `seek 1:02:03`.
+enum SeekArgument {
+    static func parse(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
+        guard words.count == 1, let word = words.first, !word.isEmpty else { throw UsageError("seek needs +S, -S or MM:SS") }
+        if word.hasPrefix("+") || word.hasPrefix("-") {
+            guard let seconds = Double(word.dropFirst()), seconds.isFinite else { throw UsageError("seek: \"\(word)\" is not a number of seconds") }
+            return ["by": .number(word.hasPrefix("-") ? -seconds : seconds)]
+        }
+        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), let numbers = Optional(parts.compactMap { Double($0) }), numbers.count == parts.count,
+              numbers.allSatisfy({ $0 >= 0 }), numbers.dropFirst().allSatisfy({ $0 < 60 }) else {
+            throw UsageError("seek: \"\(word)\" is not a time (MM:SS or H:MM:SS)")
+        }
+        let seconds = numbers.reduce(0) { $0 * 60 + $1 }
+        return ["to": .number(seconds)]
+    }
+}

@@ -1,0 +1,61 @@
+enum Help {
+    static let text = """
+        Usage: stillroomctl [--socket PATH] [--data-dir PATH] [--content-dir PATH] [--json] COMMAND [ARGS]
+
+        Look after a Stillroom box over SSH. Talks to stillroomd through its control socket; when the
+        daemon is down, read-only commands answer from the database and the content folder.
+
+        Playback:
+          status                      what the box is doing (works with the daemon down)
+          play [ID]                   play a session; without ID: take the resume offer, resume, or
+                                      start the first-boot session
+          pause | resume | toggle | stop
+          seek +S | -S | MM:SS        move forward or back S seconds, or to a time
+          volume N                    set the volume, 0 to 100
+          dismiss [--notice N]        dismiss the resume offer, or notice N
+
+        Library:
+          sessions [--theme T] [--favorites] [--offline]
+                                      the sessions (works with the daemon down)
+          show ID                     one session in full
+          transcript ID               the session's transcript, with times
+          favorite add|remove ID
+
+        Settings:
+          settings                    every setting with its value and what it takes
+          settings set KEY VALUE      change one (for example: settings set night-cap 35)
+
+        Maintenance:
+          doctor                      database, content, audio output, disk space, clock: ok or what to do
+          say TEXT                    speak TEXT through the box (checks the speech path)
+
+        Options:
+          --socket PATH      the control socket        [/run/stillroom/control.sock]
+          --data-dir PATH    the daemon's data folder   [/var/lib/stillroom]
+          --content-dir PATH the bundled content       [/usr/share/stillroom/content]
+          --json             print the result as one JSON object
+          --help             this text; `stillroomctl COMMAND --help` for one command
+
+        Exit status: 0 ok, 1 failed, 2 wrong command line, 3 daemon not reachable,
+                     4 no such session/run/notice, 5 permission denied.
+        """
+
+    static let commands: [String: String] = [
+        "status": "Usage: stillroomctl status [--json]\nShows state, session, position, duration, output, volume, resume offer, last checkpoint and notices.",
+        "play": "Usage: stillroomctl play [ID]\nPlays session ID from the start; without ID takes the resume offer, resumes, or starts the first-boot session.",
+        "pause": "Usage: stillroomctl pause\nPauses with a short fade; the place is saved.",
+        "resume": "Usage: stillroomctl resume\nResumes a paused session.",
+        "toggle": "Usage: stillroomctl toggle\nPlays or pauses, like the PLAY button.",
+        "stop": "Usage: stillroomctl stop\nStops; the place is saved and offered after a restart.",
+        "seek": "Usage: stillroomctl seek +S | -S | MM:SS\nMoves S seconds forward or back, or to MM:SS from the start.",
+        "volume": "Usage: stillroomctl volume N\nSets the volume, 0 to 100 (caps for headphones and night still apply).",
+        "dismiss": "Usage: stillroomctl dismiss [--notice N]\nDismisses the resume offer, or notice N (see status).",
+        "sessions": "Usage: stillroomctl sessions [--theme breathe|focus|unwind] [--favorites] [--offline]\nLists sessions; --offline: only those on the box.",
+        "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
+        "transcript": "Usage: stillroomctl transcript ID\nPrints the transcript with the time of each line.",
+        "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
+        "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
+        "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
+        "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
+    ]
+}

@@ -1,0 +1,169 @@
+import ControlProtocol
+import Glibc
+import SQLiteStore
+import StillroomCore
+
+/// A failure answering from the files: what to do, and the exit status.
+struct OfflineError: Error {
+    let message: String
+    let status: ExitStatus
+}
+
+/// Read-only answers from the database (opened read-only) and the content folder, for when the daemon
+/// is down: the box can still be inspected.
+struct Offline {
+    let invocation: Invocation
+
+    init(_ invocation: Invocation) { self.invocation = invocation }
+
+    func status() throws -> JSONValue {
+        var status: [String: JSONValue] = [
+            "state": .string("stopped"), "daemon": .bool(false), "session": .null, "title": .null,
+            "position": .number(0), "duration": .number(0), "resumeOffer": .null, "lastCheckpoint": .null, "notices": .array([]),
+        ]
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            return .object(status)
+        }
+        defer { store.close() }
+        if let checkpoint = try store.latestCheckpoint() {
+            let seconds = (checkpoint.positionSeconds * 1000).rounded() / 1000
+            status["session"] = .string(checkpoint.sessionID)
+            status["position"] = .number(seconds)
+            status["lastCheckpoint"] = .object(["session": .string(checkpoint.sessionID), "position": .number(seconds)])
+            if let catalog = try? loadCatalog(), let id = try? ContentID(validating: checkpoint.sessionID),
+               let session = catalog.session(withID: id) {
+                status["title"] = .string(session.title)
+                status["duration"] = .number(session.durationSeconds)
+            }
+        }
+        status["notices"] = .array(try store.notices().map {
+            .object(["id": .number(Double($0.id)), "kind": .string($0.kind.rawValue), "message": .string($0.message)])
+        })
+        return .object(status)
+    }
+
+    func sessions() throws -> JSONValue {
+        let catalog = try loadCatalog()
+        let favorites = favoriteIDs()
+        return .object(["sessions": .array(catalog.sessions.map { json($0, favorite: favorites.contains($0.id.rawValue)) })])
+    }
+
+    func show(_ id: String) throws -> JSONValue {
+        let session = try find(id, in: try loadCatalog())
+        return json(session, favorite: favoriteIDs().contains(session.id.rawValue))
+    }
+
+    func printTranscript(_ id: String) throws -> ExitStatus {
+        let session = try find(id, in: try loadCatalog())
+        guard case .bundled(let path) = session.transcript else {
+            throw OfflineError(message: "the transcript of \(id) is not on the box yet; download the session first", status: .failed)
+        }
+        let bytes = try readFile(invocation.contentDirectory + "/" + path.rawValue)
+        let transcript: Transcript
+        do {
+            transcript = try WebVTTParser.parse(bytes, fileName: path.rawValue)
+        } catch {
+            throw OfflineError(message: "\(error)", status: .failed)
+        }
+        if invocation.json {
+            write(ControlCodec.json(.object(["session": .string(id), "cues": .array(transcript.cues.map {
+                .object(["start": .number($0.start.seconds), "end": .number($0.end.seconds), "text": .string($0.plainText)])
+            })])))
+        } else {
+            for cue in transcript.cues { write("\(TimeText.clock(cue.start.seconds).leftPadded(to: 6))  \(cue.plainText)") }
+        }
+        return .ok
+    }
+
+    func settings() throws -> JSONValue {
+        var stored: [String: String] = [:]
+        if let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") {
+            for record in (try? store.allSettings()) ?? [] { stored[record.key] = record.value }
+            store.close()
+        }
+        let settings = Settings(stored: stored)
+        return .object(["settings": .array(Settings.keys.map { key in
+            .object(["key": .string(key), "value": .string(settings.value(of: key)), "about": .string(Settings.explanations[key] ?? "")])
+        })])
+    }
+
+    /// The checks that need no daemon: the database, the content, the disk; and the daemon itself.
+    func doctor() throws -> JSONValue {
+        var checks: [JSONValue] = [.object(["check": "daemon", "ok": false, "detail": "not running",
+                                            "fix": "systemctl start stillroom; see journalctl -u stillroom"])]
+        let database = invocation.dataDirectory + "/stillroom.db"
+        if let store = try? SQLiteStore.openReadOnly(path: database) {
+            let findings = (try? store.quickCheck()) ?? ["quick_check could not run"]
+            store.close()
+            checks.append(.object(["check": "database", "ok": .bool(findings.isEmpty),
+                                   "detail": .string(findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; ")),
+                                   "fix": "start stillroomd: it moves a damaged database aside and starts fresh"]))
+        } else {
+            checks.append(.object(["check": "database", "ok": false, "detail": .string("\(database) cannot be opened"),
+                                   "fix": "start stillroomd once to create it; check the data folder's permissions"]))
+        }
+        do {
+            let parsed = CatalogParser.parseCatalog(try readFile(invocation.contentDirectory + "/catalog.json"), fileName: "catalog.json")
+            checks.append(.object(["check": "content", "ok": .bool(parsed.problems.isEmpty),
+                                   "detail": .string("\(parsed.catalog.sessions.count) sessions" + (parsed.problems.first.map { "; \($0)" } ?? "")),
+                                   "fix": "reinstall the content package"]))
+        } catch {
+            checks.append(.object(["check": "content", "ok": false, "detail": .string("\(error)"), "fix": "reinstall the content package"]))
+        }
+        var info = statvfs()
+        let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
+        checks.append(.object(["check": "disk space", "ok": .bool(free >= 64 << 20), "detail": .string("\(free >> 20) MB free"),
+                               "fix": "remove downloaded sessions to make room"]))
+        return .object(["checks": .array(checks), "ok": false])
+    }
+
+    // MARK: Pieces
+
+    private func loadCatalog() throws -> Catalog {
+        let bytes = try readFile(invocation.contentDirectory + "/catalog.json")
+        return CatalogParser.parseCatalog(bytes, fileName: "catalog.json").catalog
+    }
+
+    private func find(_ raw: String, in catalog: Catalog) throws -> Session {
+        guard let id = try? ContentID(validating: raw), let session = catalog.session(withID: id) else {
+            throw OfflineError(message: "no session \"\(raw)\" on this box; see stillroomctl sessions", status: .notFound)
+        }
+        return session
+    }
+
+    private func favoriteIDs() -> Set<String> {
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else { return [] }
+        defer { store.close() }
+        return Set(((try? store.favorites()) ?? []).map(\.sessionID))
+    }
+
+    private func json(_ session: Session, favorite: Bool) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .string(session.id.rawValue), "title": .string(session.title), "theme": .string(session.theme.rawValue),
+            "description": .string(session.description), "duration": .number(session.durationSeconds),
+            "onBox": .bool(session.audio.isBundled), "favorite": .bool(favorite),
+            "license": .object(["name": .string(session.license.name), "attribution": .string(session.license.attribution)]),
+        ]
+        if case .remote(let remote) = session.audio { fields["bytes"] = .number(Double(remote.byteCount)) }
+        return .object(fields)
+    }
+
+    private func readFile(_ path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            throw OfflineError(message: "\(path): \(String(cString: strerror(errno)))", status: .failed)
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return bytes
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

@@ -1,0 +1,99 @@
+import ControlProtocol
+import StillroomCore
+
+/// Human-readable renderings of results (with `--json`, the result object is printed instead).
+enum Output {
+    static func status(_ result: JSONValue) -> String {
+        var lines: [String] = []
+        let state = result["state"]?.stringValue ?? "unknown"
+        let daemonUp = result["daemon"]?.boolValue ?? true
+        if let title = result["title"]?.stringValue, let id = result["session"]?.stringValue {
+            let position = TimeText.clock(result["position"]?.doubleValue ?? 0)
+            let duration = TimeText.clock(result["duration"]?.doubleValue ?? 0)
+            lines.append("\(state.capitalizedFirst): \(title) (\(id)) at \(position) of \(duration)")
+        } else {
+            lines.append(daemonUp ? "\(state.capitalizedFirst): nothing chosen" : "The daemon is not running.")
+        }
+        if !daemonUp, let position = result["lastCheckpoint"]?["position"]?.doubleValue {
+            lines.append("Last saved place: \(TimeText.clock(position)) (from the database)")
+        }
+        if let reason = result["pauseReason"]?.stringValue { lines.append("Paused because: \(reason)") }
+        if let error = result["error"]?.stringValue { lines.append("Error: \(error)") }
+        if let offer = result["resumeOffer"], offer != .null, let title = offer["title"]?.stringValue {
+            lines.append("Offering: Resume \(title) at \(TimeText.clock(offer["position"]?.doubleValue ?? 0)) (stillroomctl play, or dismiss)")
+        }
+        if let output = result["output"], output != .null {
+            let name = output["name"]?.stringValue ?? "?"
+            let available = output["available"]?.boolValue ?? true
+            lines.append("Output: \(name)" + (available ? "" : " — lost: \(output["problem"]?.stringValue ?? "unavailable")"))
+        }
+        if let headphones = result["headphones"]?.boolValue { lines.append("Headphones: \(headphones ? "in" : "out")") }
+        if let volume = result["volume"]?.integerValue {
+            let effective = result["effectiveVolume"]?.integerValue ?? volume
+            lines.append("Volume: \(volume)" + (effective != volume ? " (capped to \(effective))" : ""))
+        }
+        if let age = result["lastCheckpoint"]?["ageSeconds"]?.doubleValue { lines.append("Last checkpoint: \(Int(age)) s ago") }
+        for notice in result["notices"]?.arrayValue ?? [] {
+            lines.append("Notice \(notice["id"]?.integerValue ?? 0): \(notice["message"]?.stringValue ?? "")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func sessions(_ result: JSONValue, filter: [String: String]) -> String {
+        let sessions = (result["sessions"]?.arrayValue ?? []).filter { session in
+            if let theme = filter["--theme"], session["theme"]?.stringValue != theme { return false }
+            if filter["--favorites"] != nil, session["favorite"]?.boolValue != true { return false }
+            if filter["--offline"] != nil, session["onBox"]?.boolValue != true { return false }
+            return true
+        }
+        guard !sessions.isEmpty else { return "No sessions match." }
+        return sessions.map { session in
+            let id = session["id"]?.stringValue ?? "?"
+            let star = session["favorite"]?.boolValue == true ? "*" : " "
+            let place = session["onBox"]?.boolValue == true ? "on this box" : "download \(megabytes(session["bytes"]?.doubleValue))"
+            return "\(star) \(id.padded(to: 22)) \((session["theme"]?.stringValue ?? "").padded(to: 8)) "
+                + "\(TimeText.clock(session["duration"]?.doubleValue ?? 0).leftPadded(to: 6))  \(session["title"]?.stringValue ?? "")  (\(place))"
+        }.joined(separator: "\n")
+    }
+
+    static func session(_ result: JSONValue) -> String {
+        var lines = [
+            "\(result["title"]?.stringValue ?? "?") (\(result["id"]?.stringValue ?? "?"))",
+            "Theme: \(result["theme"]?.stringValue ?? "?")   Length: \(TimeText.clock(result["duration"]?.doubleValue ?? 0))"
+                + (result["favorite"]?.boolValue == true ? "   Favourite" : ""),
+            result["onBox"]?.boolValue == true ? "On this box" : "Downloadable (\(megabytes(result["bytes"]?.doubleValue)))",
+            "",
+            result["description"]?.stringValue ?? "",
+        ]
+        if let license = result["license"] {
+            lines += ["", "Licence: \(license["name"]?.stringValue ?? "?") — \(license["attribution"]?.stringValue ?? "")"]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func settings(_ result: JSONValue) -> String {
+        (result["settings"]?.arrayValue ?? []).map { setting in
+            "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"
+        }.joined(separator: "\n")
+    }
+
+    static func doctor(_ result: JSONValue) -> String {
+        (result["checks"]?.arrayValue ?? []).map { check in
+            let ok = check["ok"]?.boolValue == true
+            let line = "\(ok ? "ok  " : "FAIL") \((check["check"]?.stringValue ?? "?").padded(to: 13)) \(check["detail"]?.stringValue ?? "")"
+            guard !ok, let fix = check["fix"]?.stringValue, !fix.isEmpty else { return line }
+            return line + "\n     \(String(repeating: " ", count: 13)) what to do: \(fix)"
+        }.joined(separator: "\n")
+    }
+
+    static func megabytes(_ bytes: Double?) -> String {
+        guard let bytes else { return "size unknown" }
+        let tenths = Int((bytes / 100_000).rounded())
+        return "\(tenths / 10).\(tenths % 10) MB"
+    }
+}
+
+extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    func padded(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
