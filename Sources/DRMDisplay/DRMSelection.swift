@@ -24,6 +24,17 @@ public struct DRMPreference: Hashable, Sendable {
     }
 }
 
+extension DRMPreference {
+    /// Parses a board file's mode: "800x480" or "800x480@60". Nil when malformed.
+    public static func parseMode(_ text: String) -> (size: PixelSize, refresh: Int?)? {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let size = PixelSize(parsing: String(parts[0])) else { return nil }
+        guard parts.count == 2 else { return (size, nil) }
+        guard let refresh = Int(parts[1]), refresh > 0, refresh <= 240 else { return nil }
+        return (size, refresh)
+    }
+}
+
 /// The card, connector, mode and CRTC to drive.
 public struct DRMChoice: Hashable, Sendable, CustomStringConvertible {
     public var cardPath: String

@@ -98,6 +98,12 @@ import TestSupport
         #expect(throws: DisplayError.self) { try DRMSelection.choose(from: onlyWriteback).get() }
     }
 
+    @Test func boardFileModesParse() {
+        #expect(DRMPreference.parseMode("800x480")! == (PixelSize(width: 800, height: 480), nil))
+        #expect(DRMPreference.parseMode("1920x1080@50")! == (PixelSize(width: 1920, height: 1080), 50))
+        for bad in ["800", "800x480@", "800x480@0", "800x480@60@1", "x480@60"] { #expect(DRMPreference.parseMode(bad) == nil) }
+    }
+
     @Test func descriptionsRoundTripThroughJSON() throws {
         let original = try cards("pi-spi-panel")
         let encoded = try JSONEncoder().encode(original)
