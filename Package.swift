@@ -24,6 +24,7 @@ let package = Package(
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
         debianLibrary("CEspeak", pkgConfig: "espeak-ng", package: "libespeak-ng-dev"),
         debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
+        debianLibrary("CCurl", pkgConfig: "libcurl", package: "libcurl4-openssl-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.
@@ -51,6 +52,8 @@ let package = Package(
         .target(name: "GPIODInput", dependencies: ["CGPIOD", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
+        .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -103,6 +106,9 @@ let package = Package(
         ]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
+        .testTarget(name: "CurlDownloaderTests", dependencies: [
+            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
+        ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
         ]),

@@ -66,10 +66,10 @@ extension Daemon {
 }
 
 extension Daemon {
-    /// Minutes after local midnight now. Local time needs the time-zone rules (tzdata); until they are
-    /// loaded the box reads UTC, which only shifts when "auto" night display begins.
+    /// Minutes after local midnight now.
     var localMinuteOfDay: Int {
-        let seconds = Int64(loop.wallNow.timeIntervalSince1970) + Int64(localUTCOffsetSeconds)
+        let utc = Int64(loop.wallNow.timeIntervalSince1970)
+        let seconds = utc + Int64(timeZone.utcOffset(at: utc))
         return Int(((seconds % 86_400) + 86_400) % 86_400 / 60)
     }
 }

@@ -31,8 +31,7 @@ public final class Daemon {
     var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
     var runPauseTimer: LoopTimer!
     var settings: Settings
-    /// The local offset from UTC now (from the time-zone rules).
-    var localUTCOffsetSeconds = 0
+    let timeZone: LocalTimeZone
     var controlServer: ControlServer?
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
@@ -53,6 +52,7 @@ public final class Daemon {
         }
         notifier = SystemdNotifier(environment: environment)
         clockTrusted = SystemClocks.isWallClockSynchronized()
+        timeZone = LocalTimeZone(environment: environment, logger: logger)
         store = try Self.openStore(options, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = Self.restorePlayer(store: store, content: content, logger: logger)
@@ -69,6 +69,7 @@ public final class Daemon {
             logger.info("practice: run closed after a long pause")
         }
         loop.onClockChange { [unowned self] in clockChanged() }
+        timeZone.watch(loop: loop) { [unowned self] in applySettings() }
         applySettings()
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
