@@ -15,6 +15,8 @@ let package = Package(
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
+        debianLibrary("CCairo", pkgConfig: "cairo", package: "libcairo2-dev"),
+        debianLibrary("CPango", pkgConfig: "pangocairo", package: "libpango1.0-dev"),
         debianLibrary("CALSA", pkgConfig: "alsa", package: "libasound2-dev"),
         debianLibrary("CGPIOD", pkgConfig: "libgpiod", package: "libgpiod-dev"),
         debianLibrary("CMPG123", pkgConfig: "libmpg123", package: "libmpg123-dev"),
@@ -78,6 +80,18 @@ let package = Package(
         // History benchmark (bench/history): swift build -c release --product history-bench.
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
 
+        // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
+        // the pipeline that paces scenes through them.
+        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
+        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "DisplayPipeline", dependencies: [
+            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes",
+        ]),
+        // Display benchmarks and sample screens (bench/DisplayBench): swift build -c release --product display-bench.
+        .executableTarget(name: "display-bench", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore",
+        ], path: "bench/DisplayBench"),
+
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
@@ -97,6 +111,9 @@ let package = Package(
         ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
+        ]),
+        .testTarget(name: "DisplayTests", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]
