@@ -36,6 +36,7 @@ extension Daemon {
         case "settings": return settingsCommand(request)
         case "history": return historyCommand(request)
         case "downloads": return downloadsCommand(request)
+        case "reminder": return reminderCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }

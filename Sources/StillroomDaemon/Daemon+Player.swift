@@ -20,6 +20,7 @@ extension Daemon {
         if player.phase != loggedPhase {
             loggedPhase = player.phase
             logTransition()
+            reminderFollowsPlayer()
         }
     }
 

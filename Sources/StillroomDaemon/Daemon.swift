@@ -39,6 +39,11 @@ public final class Daemon {
     var jackMonitor: ALSAJackMonitor?
     var controlMapper = ControlMapper()
     var downloads: DownloadManager?
+    var reminder = ReminderMachine(preference: nil, firedDay: nil)
+    var reminderTimer: WallClockTimer!
+    var reminderRecheck: LoopTimer!
+    /// When the current pause began (a reminder waits for a long enough pause).
+    var pausedSince: MonotonicInstant?
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -71,8 +76,14 @@ public final class Daemon {
             perform(ledger.close(wall: wallMilliseconds))
             logger.info("practice: run closed after a long pause")
         }
-        loop.onClockChange { [unowned self] in clockChanged() }
-        timeZone.watch(loop: loop) { [unowned self] in applySettings() }
+        loop.onClockChange { [unowned self] in
+            clockChanged()
+            replanReminder()
+        }
+        timeZone.watch(loop: loop) { [unowned self] in
+            applySettings()
+            replanReminder()
+        }
         applySettings()
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
@@ -88,6 +99,7 @@ public final class Daemon {
         startWatchdog()
         try startInput()
         try startDownloads()
+        startReminder()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.

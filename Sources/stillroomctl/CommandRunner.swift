@@ -54,6 +54,8 @@ struct CommandRunner {
                 return try downloadCommand()
             case "history":
                 return try historyCommand()
+            case "reminder":
+                return try reminderCommand()
             case "settings":
                 if invocation.words.first == "set" {
                     guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }
@@ -102,6 +104,24 @@ struct CommandRunner {
             return try daemon("downloads", ["action": "start", "session": .string(id)], print: Output.downloadStatus)
         default:
             throw UsageError("usage: stillroomctl download ID | download cancel ID | download remove ID --yes")
+        }
+    }
+
+    private func reminderCommand() throws -> ExitStatus {
+        switch invocation.words.first {
+        case nil:
+            return try daemonOrOffline("reminder", [:], offline: { try Offline(invocation).reminder() }, print: Output.reminder)
+        case "off":
+            return try daemon("reminder", ["action": "off"], print: Output.reminder)
+        case "set":
+            guard invocation.words.count == 2 else { throw UsageError("usage: stillroomctl reminder set HH:MM [--days mon,tue…] [--style chime|glow] [--quiet HH:MM-HH:MM]") }
+            var arguments: [String: JSONValue] = ["action": "set", "time": .string(invocation.words[1])]
+            for (flag, key) in [("--days", "days"), ("--style", "style"), ("--quiet", "quiet")] {
+                if let value = invocation.flags[flag] { arguments[key] = .string(value) }
+            }
+            return try daemon("reminder", arguments, print: Output.reminder)
+        case let other?:
+            throw UsageError("unknown reminder action \"\(other)\"; use set or off")
         }
     }
 

@@ -34,6 +34,11 @@ enum Help {
           history delete --run ID     delete one run (numbers from history recent)
           history delete --all --yes  delete the whole history, for good
 
+        Reminder (off until you opt in):
+          reminder                    the reminder and when it is next due
+          reminder set HH:MM [--days mon,tue,…|weekdays|weekends] [--style chime|glow] [--quiet HH:MM-HH:MM]
+          reminder off
+
         Settings:
           settings                    every setting with its value and what it takes
           settings set KEY VALUE      change one (for example: settings set night-cap 35)
@@ -70,6 +75,7 @@ enum Help {
         "downloads": "Usage: stillroomctl downloads [--json]\nEach download's state (queued, downloading N%, verifying, on this box, failed with the reason and what to do).",
         "download": "Usage: stillroomctl download ID | download cancel ID | download remove ID --yes",
         "history": "Usage: stillroomctl history [month [--month YYYY-MM] | recent | export --format json|csv | delete --run ID | delete --all --yes]\nMinutes are what was really heard; a practice day runs from the day-boundary setting (04:00).",
+        "reminder": "Usage: stillroomctl reminder [set HH:MM [--days …] [--style chime|glow] [--quiet HH:MM-HH:MM] | off]\nA reminder never interrupts a session; when it may not sound (quiet hours, muted, night, no output) it is a silent card.",
         "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",

@@ -87,6 +87,17 @@ struct Offline {
         })])
     }
 
+    /// The reminder as stored.
+    func reminder() throws -> JSONValue {
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db"),
+              let preference = try store.reminderPreference(), preference.enabled else {
+            return .object(["enabled": false, "next": .null])
+        }
+        store.close()
+        return .object(["enabled": true, "time": .string(Settings.clock(preference.minuteOfDay)), "style": .string(preference.style.rawValue),
+                        "next": .null])
+    }
+
     /// The download records (the daemon, when up, adds live progress).
     func downloads() throws -> JSONValue {
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {

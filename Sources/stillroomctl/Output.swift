@@ -116,6 +116,18 @@ enum Output {
         return "\(id.padded(to: 22)) \(status["state"]?.stringValue ?? "?")"
     }
 
+    static func reminder(_ result: JSONValue) -> String {
+        guard result["enabled"]?.boolValue == true else { return "Reminder: off" }
+        var line = "Reminder: \(result["time"]?.stringValue ?? "?")"
+        if let days = result["days"]?.stringValue { line += ", \(days)" }
+        line += ", \(result["style"]?.stringValue ?? "chime")"
+        if let quiet = result["quiet"]?.stringValue { line += ", quiet \(quiet)" }
+        if let next = result["next"]?.stringValue { line += "\nNext: \(next)" }
+        if result["waiting"]?.boolValue == true { line += "\nWaiting for the session to end" }
+        if result["card"]?.boolValue == true { line += "\nA reminder card is on the screen" }
+        return line
+    }
+
     static func settings(_ result: JSONValue) -> String {
         (result["settings"]?.arrayValue ?? []).map { setting in
             "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"

@@ -62,6 +62,21 @@ import Testing
         #expect(harness.ctl("settings").stdout.contains("night-cap       35")) // from the database, daemon down
     }
 
+    @Test func aReminderIsSetShownAndTurnedOff() {
+        let harness = DaemonHarness()
+        harness.start()
+        #expect(harness.ctl("reminder").stdout == "Reminder: off\n")
+        let set = harness.ctl("reminder", "set", "21:30", "--days", "weekdays", "--style", "glow", "--quiet", "22:00-07:00")
+        #expect(set.status == 0)
+        #expect(set.stdout.hasPrefix("Reminder: 21:30, mon,tue,wed,thu,fri, glow, quiet 22:00-07:00\nNext: "))
+        #expect(harness.ctl("reminder", "set", "25:00").status == 2)
+        #expect(harness.ctl("reminder", "set", "21:00", "--days", "someday").status == 2)
+        harness.stop()
+        harness.start()
+        #expect(harness.ctl("reminder").stdout.hasPrefix("Reminder: 21:30")) // kept across a restart
+        #expect(harness.ctl("reminder", "off").stdout == "Reminder: off\n")
+    }
+
     @Test func garbageOversizedAndHalfWrittenLinesGetErrorsAndHarmNothing() throws {
         let harness = DaemonHarness()
         harness.start()

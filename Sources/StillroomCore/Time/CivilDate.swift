@@ -136,3 +136,13 @@ func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remain
     let remainder = value % divisor
     return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
 }
+
+extension CivilDate {
+    /// "2026-11-29" (as `description` writes it), or nil.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, parts[1].count == 2, parts[2].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+              let day = Int(parts[2]) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+}

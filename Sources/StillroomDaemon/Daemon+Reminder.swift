@@ -1,0 +1,172 @@
+import ControlProtocol
+import EventLoop
+import FoundationEssentials
+import MPG123Decoder
+import SQLiteStore
+import StillroomCore
+
+/// The opt-in reminder: planned in local time on a wall-clock timer that notices clock jumps, deferred
+/// while a session plays, silent (a glow and a card) whenever it may not sound.
+extension Daemon {
+    static let reminderFiredDayKey = "reminder.fired-day"
+
+    func startReminder() {
+        let preference = try? store.reminderPreference()
+        let fired = (try? store.setting(Self.reminderFiredDayKey)).flatMap { $0 }.flatMap(CivilDate.init(parsing:))
+        reminder = ReminderMachine(preference: preference ?? nil, firedDay: fired)
+        reminderTimer = loop.makeWallClockTimer { [unowned self] in
+            perform(reminder.timerFired(now: unixNow, rules: timeZone.rules, context: reminderContext))
+        }
+        reminderRecheck = loop.makeTimer { [unowned self] in
+            perform(reminder.contextChanged(now: unixNow, rules: timeZone.rules, context: reminderContext))
+        }
+        replanReminder()
+    }
+
+    /// After start-up, a clock set or a time-zone change.
+    func replanReminder() {
+        perform(reminder.replan(now: unixNow, rules: timeZone.rules, context: reminderContext))
+    }
+
+    /// The player changed: a waiting reminder may go now.
+    func reminderFollowsPlayer() {
+        if player.phase == .paused && pausedSince == nil { pausedSince = loop.now }
+        if player.phase != .paused { pausedSince = nil }
+        perform(reminder.contextChanged(now: unixNow, rules: timeZone.rules, context: reminderContext))
+    }
+
+    var reminderContext: ReminderMachine.Context {
+        ReminderMachine.Context(playing: player.phase == .playing || player.phase == .loading,
+                                pausedFor: pausedSince.map { Int64((loop.now - $0).seconds) },
+                                muted: effectiveVolume == 0, night: isNight, outputAvailable: player.outputAvailable)
+    }
+
+    var unixNow: Int64 { Int64(loop.wallNow.timeIntervalSince1970) }
+
+    func perform(_ effects: [ReminderMachine.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .schedule(let at):
+                if let at {
+                    reminderTimer.schedule(at: Date(timeIntervalSince1970: Double(at)))
+                } else {
+                    reminderTimer.cancel()
+                }
+            case .recheck(let at):
+                reminderRecheck.schedule(after: .seconds(max(1, at - unixNow)))
+            case .chime:
+                if playChime() {
+                    logger.info("reminder: chime")
+                } else {
+                    logger.info("reminder: no chime on this box; a silent card instead")
+                }
+            case .glow:
+                logger.info("reminder: a silent card (sound not allowed now)")
+            case .firedOn(let day):
+                try? store.setSetting(Self.reminderFiredDayKey, to: day.description, now: wallMilliseconds)
+            }
+        }
+    }
+
+    /// The soft chime, alone, at the voice's fixed low level; false when the box has no chime.
+    private func playChime() -> Bool {
+        guard let id = try? ContentID(validating: "chime"), let sound = content.catalog.sound(withID: id) else { return false }
+        guard let decoder = try? MP3Decoder(path: content.path(of: sound.audio)) else { return false }
+        var samples: [Int16] = []
+        var buffer = [Int16](repeating: 0, count: 8192 * 2)
+        while case .frames(let count)? = try? buffer.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }) {
+            samples += stride(from: 0, to: count * 2, by: 2).map { buffer[$0] } // one channel is enough
+        }
+        engine.speak(samples, rate: decoder.sampleRate)
+        return true
+    }
+
+    func reminderCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        switch request.argument("action") ?? "show" {
+        case "show":
+            return .success(reminderJSON())
+        case "off":
+            guard var preference = reminder.preference else { return .success(reminderJSON()) }
+            preference.enabled = false
+            preference.updatedAt = wallMilliseconds
+            return saveReminder(preference)
+        case "set":
+            guard let time = request.argument("time"), let minute = try? Settings.timeOfDay(time) else {
+                return .failure(ControlError(.invalidArgument, "reminder set takes a time as HH:MM (24-hour)"))
+            }
+            var days = ReminderWeekdays.all
+            if let text = request.argument("days") {
+                guard let parsed = Self.parseDays(text) else {
+                    return .failure(ControlError(.invalidArgument, "--days takes names like mon,tue,wed (or all, weekdays, weekends), got \"\(text)\""))
+                }
+                days = parsed
+            }
+            let styleText = request.argument("style") ?? reminder.preference?.style.rawValue ?? "chime"
+            guard let style = ReminderStyle(rawValue: styleText) else {
+                return .failure(ControlError(.invalidArgument, "--style takes chime or glow, got \"\(styleText)\""))
+            }
+            var quiet = (reminder.preference?.quietStartMinute ?? 0, reminder.preference?.quietEndMinute ?? 0)
+            if let text = request.argument("quiet") {
+                let parts = text.split(separator: "-").map(String.init)
+                guard parts.count == 2, let start = try? Settings.timeOfDay(parts[0]), let end = try? Settings.timeOfDay(parts[1]) else {
+                    return .failure(ControlError(.invalidArgument, "--quiet takes HH:MM-HH:MM, got \"\(text)\""))
+                }
+                quiet = (start, end)
+            }
+            return saveReminder(ReminderPreferenceRecord(enabled: true, minuteOfDay: minute, weekdays: days, style: style,
+                                                         quietStartMinute: quiet.0, quietEndMinute: quiet.1, updatedAt: wallMilliseconds))
+        case let other:
+            return .failure(ControlError(.invalidArgument, "unknown reminder action \"\(other)\""))
+        }
+    }
+
+    private func saveReminder(_ preference: ReminderPreferenceRecord) -> Result<JSONValue, ControlError> {
+        do {
+            try store.setReminderPreference(preference)
+        } catch {
+            return .failure(ControlError(.failed, "the reminder was not saved: \(error)"))
+        }
+        perform(reminder.setPreference(preference, now: unixNow, rules: timeZone.rules))
+        logger.info("reminder: \(preference.enabled ? "at \(Settings.clock(preference.minuteOfDay))" : "off")")
+        return .success(reminderJSON())
+    }
+
+    func reminderJSON() -> JSONValue {
+        guard let preference = reminder.preference, preference.enabled else {
+            return .object(["enabled": false, "next": .null, "card": .bool(reminder.cardShowing)])
+        }
+        let next = reminder.due.map { due -> JSONValue in
+            let local = timeZone.rules.localDateTime(at: due)
+            return .string("\(local.date) \(Settings.clock(local.hour * 60 + local.minute))")
+        } ?? .null
+        return .object([
+            "enabled": true, "time": .string(Settings.clock(preference.minuteOfDay)),
+            "days": .string(Self.dayNames(preference.weekdays)), "style": .string(preference.style.rawValue),
+            "quiet": preference.hasQuietHours ? .string("\(Settings.clock(preference.quietStartMinute))-\(Settings.clock(preference.quietEndMinute))") : .null,
+            "next": next, "waiting": .bool(reminder.waiting), "card": .bool(reminder.cardShowing),
+        ])
+    }
+
+    static let dayOrder: [(String, Weekday)] = [("mon", .monday), ("tue", .tuesday), ("wed", .wednesday), ("thu", .thursday),
+                                                ("fri", .friday), ("sat", .saturday), ("sun", .sunday)]
+
+    static func parseDays(_ text: String) -> ReminderWeekdays? {
+        switch text.lowercased() {
+        case "all", "daily", "every": return .all
+        case "weekdays": return .weekdays
+        case "weekends": return [.saturday, .sunday]
+        default: break
+        }
+        var days: ReminderWeekdays = []
+        for name in text.lowercased().split(separator: ",") {
+            guard let day = dayOrder.first(where: { $0.0 == name.prefix(3) && name.count >= 3 }) else { return nil }
+            days.insert(.of(day.1))
+        }
+        return days.isEmpty ? nil : days
+    }
+
+    static func dayNames(_ days: ReminderWeekdays) -> String {
+        if days == .all { return "every day" }
+        return dayOrder.filter { days.contains(.of($0.1)) }.map(\.0).joined(separator: ",")
+    }
+}
