@@ -30,6 +30,8 @@ import voice as voices  # noqa: E402
 SR = dsp.SR
 TARGET_LUFS = -18.0
 LUFS_TOLERANCE = 0.3          # we aim well inside the ±1 LU requirement
+LUFS_FALLBACK = 0.7           # ...and accept the best pass within this if the aim fails
+MASTER_PASSES = 6
 TP_LIMIT = -1.5
 TP_SAFETY = -1.8              # the encoded file must measure at or below this
 MP3_BITRATE = 64              # kbps, CBR, mono
@@ -39,8 +41,8 @@ BREATH_SETTLE = 0.0           # extra seconds after a [breathe] block
 TAIL_MIN = 8.0                # seconds of bed after the last voice, ending in the fade
 FADE_IN = 3.0
 FADE_OUT = 7.0
-BED_DB = -16.0                # bed RMS relative to the speech RMS
-DUCK_DB = -5.0                # bed dip while the voice speaks
+BED_DB = -18.5                # bed RMS relative to the speech RMS
+DUCK_DB = -4.0                # bed dip while the voice speaks
 BREATH_DUCK_DB = -10.0        # breath swell dip while the voice speaks
 BREATH_DB = -5.0              # breath swell RMS (while active) relative to speech RMS
 VOICE_LEVEL_PULL = 0.5        # move each sentence this far toward the median sentence level
@@ -152,7 +154,7 @@ def raw_loudness(x, work, name):
     path = os.path.join(work, name + ".f32")
     write_raw(path, x)
     try:
-        return measure.loudness(path, raw=True)
+        return measure.loudness(path, raw=True, loudnorm=False)
     finally:
         os.remove(path)
 
@@ -322,32 +324,53 @@ def encode_mp3(x16, wav_path, mp3_path, title):
         w.writeframes(x16.tobytes())
     run(["lame", "--quiet", "--nohist", "-m", "m", "--cbr", "-b", str(MP3_BITRATE), "-q", "2",
          "--resample", "44.1", "--id3v2-only", "--tt", title, "--ta", "Stillroom project",
-         "--tc", "CC BY 4.0, Stillroom project", wav_path, mp3_path])
+         wav_path, mp3_path])
     os.remove(wav_path)
 
 
 def master(mix, work, name, mp3_path, title, seed, target=TARGET_LUFS, first_ceiling=-2.3):
     """Gain to the loudness target, true-peak limit, dither, encode, then measure the
-    encoded file and correct until it meets the targets."""
+    encoded file and correct until it meets the targets.
+
+    Integrated loudness is gated, so in sessions with long quiet stretches it does not
+    always move one-for-one with gain (quiet blocks cross the relative gate). The loop
+    therefore accepts the first pass within LUFS_TOLERANCE, and otherwise the best pass
+    within LUFS_FALLBACK, re-encoding it so the file on disk is that pass."""
     pre = raw_loudness(mix, work, name + ".premix")
     gain_db = target - pre["integratedLUFS"]
     ceiling = first_ceiling
-    for attempt in range(6):
+    tried = []
+    for attempt in range(MASTER_PASSES):
         y, reduction = dsp.limit_true_peak(mix * dsp.undb(gain_db), ceiling)
+        if reduction > MAX_MASTER_LIMIT_DB:
+            raise RuntimeError(f"{name}: final limiter would take {reduction:.1f} dB; fix the levels")
         encode_mp3(dsp.to_int16(y, seed), os.path.join(work, name + ".wav"), mp3_path, title)
         got = measure.loudness(mp3_path)
         off = target - got["integratedLUFS"]
         tp_over = got["truePeakDBTP"] - TP_SAFETY
-        if reduction > MAX_MASTER_LIMIT_DB:
-            raise RuntimeError(f"{name}: final limiter would take {reduction:.1f} dB; fix the levels")
+        print(f"  [{name}] pass {attempt + 1}: gain {gain_db:+.2f} dB, ceiling {ceiling:.2f} dBTP, "
+              f"limited {reduction:.2f} dB -> {got['integratedLUFS']} LUFS, {got['truePeakDBTP']} dBTP", flush=True)
+        info = {"gainDB": round(gain_db, 2), "limiterCeilingDBTP": round(ceiling, 2),
+                "limiterMaxReductionDB": round(reduction, 2), "passes": attempt + 1}
         if abs(off) <= LUFS_TOLERANCE and tp_over <= 0:
-            return got, {"gainDB": round(gain_db, 2), "limiterCeilingDBTP": round(ceiling, 2),
-                         "limiterMaxReductionDB": round(reduction, 2), "passes": attempt + 1}
+            return got, info
+        tried.append((abs(off), tp_over, gain_db, ceiling))
         if abs(off) > LUFS_TOLERANCE:
             gain_db += off
         if tp_over > 0:
             ceiling -= tp_over + 0.2
-    raise RuntimeError(f"{name}: could not meet loudness/peak targets: {got}")
+    ok = [t for t in tried if t[0] <= LUFS_FALLBACK and t[1] <= 0]
+    if not ok:
+        raise RuntimeError(f"{name}: could not meet loudness/peak targets: {got}")
+    _, _, gain_db, ceiling = min(ok)
+    y, reduction = dsp.limit_true_peak(mix * dsp.undb(gain_db), ceiling)
+    encode_mp3(dsp.to_int16(y, seed), os.path.join(work, name + ".wav"), mp3_path, title)
+    got = measure.loudness(mp3_path)
+    print(f"  [{name}] kept best pass: gain {gain_db:+.2f} dB -> {got['integratedLUFS']} LUFS, "
+          f"{got['truePeakDBTP']} dBTP", flush=True)
+    return got, {"gainDB": round(gain_db, 2), "limiterCeilingDBTP": round(ceiling, 2),
+                 "limiterMaxReductionDB": round(reduction, 2), "passes": len(tried) + 1,
+                 "note": "best of the passes kept (gated loudness did not follow the gain exactly)"}
 
 
 def decoded_check(mp3_path, expect_samples):
@@ -512,7 +535,11 @@ def build_sound(root, sounds_dir, sid, signal, target, tools, gen, work, descrip
         "sound": {"note": "Synthesized by scripts/content/dsp.py from sine partials; no recorded samples."},
         "audio": {"codec": "MP3 (LAME)", "sampleRate": SR, "channels": 1, "bitrateKbps": MP3_BITRATE,
                   "mode": "CBR", **decoded},
-        "loudness": {**got, "measuredWith": "ffmpeg ebur128=peak=true and loudnorm (analysis only) on the encoded MP3"},
+        "loudness": {**got, "measuredWith": "ffmpeg ebur128=peak=true and loudnorm (analysis only) on the encoded MP3",
+                     **({"target": {"integratedLUFS": target, "toleranceLU": 1.0, "truePeakMaxDBTP": TP_LIMIT}}
+                        if target is not None else
+                        {"target": {"samplePeakDBFS": -16.0, "truePeakMaxDBTP": TP_LIMIT,
+                                    "note": "too short for gated integrated loudness"}})},
         "mastering": mastering,
         "author": "Stillroom project", "generator": gen, "tools": tools,
         "voice": None,
@@ -539,6 +566,7 @@ def main():
     ap.add_argument("--work", default=os.path.expanduser("~/.cache/stillroom-content/work"))
     ap.add_argument("--only", action="append", help="build only these session ids (catalog not rewritten)")
     ap.add_argument("--default", default="steady-breath")
+    ap.add_argument("--plan", action="store_true", help="synthesize and print timings only; write nothing")
     args = ap.parse_args()
 
     root = args.root
@@ -567,6 +595,15 @@ def main():
             if args.only and sid not in args.only:
                 continue
             rel = f"sessions/{sid}" if kind == "bundled" else sid
+            if args.plan:
+                with open(os.path.join(folder, "script.txt"), encoding="utf-8") as f:
+                    sc = markup.parse(f.read())
+                cache = os.path.join(args.work, "tts")
+                os.makedirs(cache, exist_ok=True)
+                tl = Timeline(sc, voices.make_voice(voice_name, sc.pace), cache).build()
+                total = sc.length if sc.length is not None else round(tl.content_end + TAIL_MIN + 2.0, 1)
+                print(f"{kind:8} {sid:22} content ends {tl.content_end:7.1f} s, total {total:7.1f} s")
+                continue
             entry, summary = build_session(root, folder, rel, voice_name, tools, gen, args.work)
             summary["set"] = kind
             if kind == "bundled":
@@ -577,6 +614,8 @@ def main():
                                              "sha256": sha256_file(mp3)}}
             out.append(entry)
             summaries.append(summary)
+    if args.plan:
+        return
     if args.only:
         print("--only given: catalog, manifest and sounds not rewritten")
         return

@@ -14,7 +14,7 @@ def _ffmpeg_input(path, raw):
     return ["-i", path]
 
 
-def loudness(path, raw=False):
+def loudness(path, raw=False, loudnorm=True):
     """Integrated loudness (LUFS), loudness range (LU) and true peak (dBTP) by
     ffmpeg's ebur128 filter (one decimal), plus loudnorm's two-decimal I and TP."""
     cmd = ["ffmpeg", "-hide_banner", "-nostats", "-nostdin"] + _ffmpeg_input(path, raw) + [
@@ -26,6 +26,8 @@ def loudness(path, raw=False):
     i = float(re.search(r"I:\s+(-?[\d.]+|-inf) LUFS", summary).group(1))
     lra = float(re.search(r"LRA:\s+(-?[\d.]+) LU", summary).group(1))
     tp = float(re.search(r"Peak:\s+(-?[\d.]+|-inf) dBFS", summary).group(1))
+    if not loudnorm:
+        return {"integratedLUFS": i, "loudnessRangeLU": lra, "truePeakDBTP": tp}
     cmd = ["ffmpeg", "-hide_banner", "-nostats", "-nostdin"] + _ffmpeg_input(path, raw) + [
         "-af", "loudnorm=I=-18:TP=-1.5:print_format=json", "-f", "null", "-"]
     err = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
