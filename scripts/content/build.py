@@ -73,9 +73,20 @@ def sha256_file(path):
     return h.hexdigest()
 
 
+def finite_only(value):
+    """JSON has no Infinity or NaN (a 25 ms tick has no integrated loudness): write null instead."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {key: finite_only(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [finite_only(item) for item in value]
+    return value
+
+
 def write_json(path, obj):
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=2, ensure_ascii=False)
+        json.dump(finite_only(obj), f, indent=2, ensure_ascii=False, allow_nan=False)
         f.write("\n")
 
 
