@@ -57,7 +57,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
-          --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal
+          --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal,
+                                a paced fake speaker (add --audio-device default to hear it)
           --verbose             log debug lines too
           --help                show this text
           --version             show versions of the program and its libraries
@@ -160,6 +161,8 @@ public struct DaemonOptions: Equatable, Sendable {
         if !explicit.contains("--display") { display = .png(".sim/screen.png") }
         if !explicit.contains("--input") { input = .terminal }
         if !explicit.contains("--socket") { socketPath = ".sim/control.sock" }
+        // A paced fake speaker works on any machine; `--audio-device default` plays through the desktop's ALSA.
+        if !explicit.contains("--audio-device") { audioDevice = "paced" }
         if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
         // The demo server scripts/run starts beside the simulator (scripts/serve-content).
         if !explicit.contains("--manifest") { manifestURLs = ["http://127.0.0.1:8765/manifest.json"] }
