@@ -4,7 +4,9 @@ import StillroomCore
 /// the database itself when the daemon is down), so both answers have the same shape.
 public enum HistoryReport {
     /// The month's calendar (minutes per practice day), totals and the streak (unless hidden).
-    public static func month(_ history: PracticeHistory, _ month: CivilMonth, showStreak: Bool) -> JSONValue {
+    /// `silent` holds the breathing-timer runs, reported apart from listening.
+    public static func month(_ history: PracticeHistory, _ month: CivilMonth, showStreak: Bool,
+                             silent: PracticeHistory? = nil) -> JSONValue {
         let page = history.month(month)
         let totals = history.totals()
         var result: [String: JSONValue] = [
@@ -21,6 +23,10 @@ public enum HistoryReport {
             "undatedRuns": .number(Double(totals.undatedRunCount)),
             "today": history.today.map { .string($0.description) } ?? .null,
         ]
+        if let silent {
+            result["silentMonthMinutes"] = .number(Double(silent.month(month).amount.wholeMinutes))
+            result["silentTotalMinutes"] = .number(Double(silent.totals().allTime.wholeMinutes))
+        }
         if showStreak, let streak = history.streak() {
             result["streak"] = .object(["days": .number(Double(streak.days)), "includesToday": .bool(streak.includesToday)])
         } else {

@@ -37,6 +37,7 @@ extension Daemon {
         case "history": return historyCommand(request)
         case "downloads": return downloadsCommand(request)
         case "reminder": return reminderCommand(request)
+        case "timer": return timerCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }

@@ -4,15 +4,21 @@ import StillroomCore
 
 /// Practice history over the control socket: calendar, recent runs, export, deletion.
 extension Daemon {
-    func practiceHistory() -> PracticeHistory {
-        let runs = (try? store.recentPracticeRuns(limit: Int.max)) ?? []
+    enum RunKind { case listening, silent, all }
+
+    /// Listening history, the breathing-timer runs (silent practice, kept apart), or both.
+    func practiceHistory(_ kind: RunKind = .listening) -> PracticeHistory {
+        let all = (try? store.recentPracticeRuns(limit: Int.max)) ?? []
+        let runs = kind == .all ? all : all.filter { $0.sessionID.hasPrefix(BreathingTimer.practicePrefix) == (kind == .silent) }
         let boundary = PracticeDayBoundary(settingValue: settings.value(of: "day-boundary")) ?? .standard
         let calendar = PracticeCalendar(timeZone: timeZone.rules, dayBoundary: boundary)
         return PracticeHistory(runs: runs, calendar: calendar, now: clockTrusted ? wallMilliseconds : nil)
     }
 
     var sessionTitles: [String: String] {
-        content.catalog.sessions.reduce(into: [:]) { $0[$1.id.rawValue] = $1.title }
+        var titles = content.catalog.sessions.reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
+        for (name, _) in BreathingTimer.patterns { titles[BreathingTimer.practicePrefix + name] = "Breathing timer, \(name)" }
+        return titles
     }
 
     func historyCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
@@ -28,13 +34,14 @@ extension Daemon {
             } else {
                 month = (history.today ?? CivilDate(daysSinceEpoch: Int64(wallMilliseconds / 86_400_000))).civilMonth
             }
-            return .success(HistoryReport.month(history, month, showStreak: settings.showStreak))
+            return .success(HistoryReport.month(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent)))
         case "recent":
-            return .success(HistoryReport.recent(history, titles: sessionTitles))
+            return .success(HistoryReport.recent(practiceHistory(.all), titles: sessionTitles))
         case "export":
+            let everything = practiceHistory(.all)
             switch request.argument("format") ?? "json" {
-            case "json": return .success(.object(["text": .string(history.exportJSONText())]))
-            case "csv": return .success(.object(["text": .string(history.exportCSV())]))
+            case "json": return .success(.object(["text": .string(everything.exportJSONText())]))
+            case "csv": return .success(.object(["text": .string(everything.exportCSV())]))
             case let other: return .failure(ControlError(.invalidArgument, "--format takes json or csv, got \"\(other)\""))
             }
         case "delete":

@@ -68,9 +68,11 @@ extension Daemon {
         }
     }
 
-    /// The soft chime, alone, at the voice's fixed low level; false when the box has no chime.
-    private func playChime() -> Bool {
-        guard let id = try? ContentID(validating: "chime"), let sound = content.catalog.sound(withID: id) else { return false }
+    private func playChime() -> Bool { playSound("chime") }
+
+    /// A bundled sound (the chime, the tick), alone, at the voice's fixed low level; false when absent.
+    func playSound(_ name: String) -> Bool {
+        guard let id = try? ContentID(validating: name), let sound = content.catalog.sound(withID: id) else { return false }
         guard let decoder = try? MP3Decoder(path: content.path(of: sound.audio)) else { return false }
         var samples: [Int16] = []
         var buffer = [Int16](repeating: 0, count: 8192 * 2)

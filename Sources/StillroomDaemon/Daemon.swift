@@ -44,6 +44,9 @@ public final class Daemon {
     var reminderRecheck: LoopTimer!
     /// When the current pause began (a reminder waits for a long enough pause).
     var pausedSince: MonotonicInstant?
+    var breathingTimer: BreathingTimer?
+    var breathingTimerEnd: LoopTimer!
+    var timerStartedWall: UnixMilliseconds?
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -100,6 +103,7 @@ public final class Daemon {
         try startInput()
         try startDownloads()
         startReminder()
+        breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -135,6 +139,7 @@ public final class Daemon {
         // Where the listener is, exactly, then the checkpoint the power-off would otherwise cost.
         if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
         apply(.shutdown)
+        finishBreathingTimer(completed: false)
         engine.stop()
         stopInput()
         downloads?.shutDown()

@@ -56,6 +56,21 @@ struct CommandRunner {
                 return try historyCommand()
             case "reminder":
                 return try reminderCommand()
+            case "timer":
+                switch invocation.words.first {
+                case nil: return try daemon("timer", [:], print: Output.timer)
+                case "stop": return try daemon("timer", ["action": "stop"], print: Output.timer)
+                case "start":
+                    var arguments: [String: JSONValue] = ["action": "start"]
+                    if let minutes = invocation.flags["--minutes"] {
+                        guard let value = Int(minutes) else { throw UsageError("--minutes takes a whole number from 1 to 60") }
+                        arguments["minutes"] = .number(Double(value))
+                    }
+                    if let pattern = invocation.flags["--pattern"] { arguments["pattern"] = .string(pattern) }
+                    return try daemon("timer", arguments, print: Output.timer)
+                case let other?:
+                    throw UsageError("unknown timer action \"\(other)\"; use start or stop")
+                }
             case "settings":
                 if invocation.words.first == "set" {
                     guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }

@@ -34,6 +34,10 @@ enum Help {
           history delete --run ID     delete one run (numbers from history recent)
           history delete --all --yes  delete the whole history, for good
 
+        Breathing timer (no recording; the circle paces the breath):
+          timer start [--minutes 3|5|10|N] [--pattern 4-4|4-7-8|box|4-6]
+          timer stop | timer
+
         Reminder (off until you opt in):
           reminder                    the reminder and when it is next due
           reminder set HH:MM [--days mon,tue,…|weekdays|weekends] [--style chime|glow] [--quiet HH:MM-HH:MM]
@@ -76,6 +80,7 @@ enum Help {
         "download": "Usage: stillroomctl download ID | download cancel ID | download remove ID --yes",
         "history": "Usage: stillroomctl history [month [--month YYYY-MM] | recent | export --format json|csv | delete --run ID | delete --all --yes]\nMinutes are what was really heard; a practice day runs from the day-boundary setting (04:00).",
         "reminder": "Usage: stillroomctl reminder [set HH:MM [--days …] [--style chime|glow] [--quiet HH:MM-HH:MM] | off]\nA reminder never interrupts a session; when it may not sound (quiet hours, muted, night, no output) it is a silent card.",
+        "timer": "Usage: stillroomctl timer [start [--minutes N] [--pattern 4-4|4-7-8|box|4-6] | stop]\nA silent breathing timer with a soft cue at the start and the end; its minutes count as silent practice (setting timer-counts).",
         "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",

@@ -81,6 +81,9 @@ enum Output {
         }
         lines.append("All time: \(result["totalMinutes"]?.integerValue ?? 0) minutes in \(result["totalRuns"]?.integerValue ?? 0) sessions, "
                      + "\(result["completedRuns"]?.integerValue ?? 0) completed")
+        if let silent = result["silentTotalMinutes"]?.integerValue, silent > 0 {
+            lines.append("Silent practice (breathing timer): \(result["silentMonthMinutes"]?.integerValue ?? 0) minutes this month, \(silent) in all")
+        }
         if let undated = result["undatedRuns"]?.integerValue, undated > 0 {
             lines.append("\(undated) sessions have no date yet (the clock was not set when they were played)")
         }
@@ -126,6 +129,12 @@ enum Output {
         if result["waiting"]?.boolValue == true { line += "\nWaiting for the session to end" }
         if result["card"]?.boolValue == true { line += "\nA reminder card is on the screen" }
         return line
+    }
+
+    static func timer(_ result: JSONValue) -> String {
+        guard result["running"]?.boolValue == true else { return "No breathing timer running." }
+        return "Breathing timer \(result["pattern"]?.stringValue ?? ""): \(TimeText.clock(result["remaining"]?.doubleValue ?? 0)) left, "
+            + "\(result["phase"]?.stringValue ?? "resting")"
     }
 
     static func settings(_ result: JSONValue) -> String {

@@ -77,6 +77,26 @@ import Testing
         #expect(harness.ctl("reminder", "off").stdout == "Reminder: off\n")
     }
 
+    @Test func aBreathingTimerStartsPausesTheRecordingAndCountsAsSilentPractice() {
+        let harness = DaemonHarness()
+        harness.start()
+        harness.ctl("play", "long")
+        let started = harness.ctl("timer", "start", "--minutes", "3", "--pattern", "4-7-8")
+        #expect(started.status == 0)
+        #expect(started.stdout.hasPrefix("Breathing timer 4-7-8: 2:5") || started.stdout.hasPrefix("Breathing timer 4-7-8: 3:00"))
+        #expect(harness.ctl("status", "--json").stdout.contains("\"state\":\"paused\"")) // silence means silence
+        #expect(harness.ctl("timer", "start", "--pattern", "7-11").status == 2)
+        #expect(harness.ctl("timer", "stop").stdout == "No breathing timer running.\n")
+        #expect(harness.ctl("timer", "stop").status == 4)
+        // Eleven seconds of a timer, stopped: kept as silent practice, apart from listening.
+        harness.ctl("timer", "start", "--minutes", "1")
+        _ = harness.waitForStatus { _ in (statusJSON(harness.ctl("timer", "--json").stdout)["remaining"]?.doubleValue ?? 60) <= 48.5 }
+        harness.ctl("timer", "stop")
+        let recent = harness.ctl("history", "recent").stdout
+        #expect(recent.contains("Breathing timer, 4-6"))
+        harness.stop()
+    }
+
     @Test func garbageOversizedAndHalfWrittenLinesGetErrorsAndHarmNothing() throws {
         let harness = DaemonHarness()
         harness.start()

@@ -21,6 +21,8 @@ public struct Settings: Equatable, Sendable {
     /// Seconds without a touch before the screen dims, then goes dark (a touch wakes it).
     public var dimAfterSeconds = 30
     public var darkAfterSeconds = 120
+    /// Whether breathing-timer minutes are recorded as (silent) practice, shown apart from listening.
+    public var timerCounts = true
 
     public init() {}
 
@@ -28,6 +30,7 @@ public struct Settings: Equatable, Sendable {
     public static let keys: [String] = [
         "volume", "speaker-cap", "headphones-cap", "night-cap", "text-size", "reduce-motion", "night-mode",
         "night-starts", "night-ends", "spoken-labels", "day-boundary", "show-streak", "dim-after", "dark-after",
+        "timer-counts",
     ]
 
     /// What each key is, for help text and the settings screen.
@@ -46,6 +49,7 @@ public struct Settings: Equatable, Sendable {
         "show-streak": "on or off: show the run of practice days",
         "dim-after": "seconds without a touch before the screen dims, 5-3600",
         "dark-after": "seconds without a touch before the screen goes dark, 10-7200",
+        "timer-counts": "on: breathing-timer minutes are kept as silent practice (apart from listening); off",
     ]
 
     /// Reads stored text; a stored value that no longer parses falls back to its default and is reported.
@@ -81,6 +85,7 @@ public struct Settings: Equatable, Sendable {
         case "show-streak": showStreak = try Self.switchValue(value)
         case "dim-after": dimAfterSeconds = try Self.integer(value, 5...3600)
         case "dark-after": darkAfterSeconds = try Self.integer(value, 10...7200)
+        case "timer-counts": timerCounts = try Self.switchValue(value)
         default: throw SettingError("unknown setting \"\(key)\"; known: \(Self.keys.joined(separator: ", "))")
         }
     }
@@ -102,6 +107,7 @@ public struct Settings: Equatable, Sendable {
         case "show-streak": return showStreak ? "on" : "off"
         case "dim-after": return String(dimAfterSeconds)
         case "dark-after": return String(darkAfterSeconds)
+        case "timer-counts": return timerCounts ? "on" : "off"
         default: return ""
         }
     }

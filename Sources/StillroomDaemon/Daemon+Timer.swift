@@ -1,0 +1,81 @@
+import ControlProtocol
+import EventLoop
+import SQLiteStore
+import StillroomCore
+
+/// The silent breathing timer: the circle paces the breath for a set time, with a soft cue at the start
+/// and the end, and the minutes kept as silent practice (a setting).
+extension Daemon {
+    func startBreathingTimer(patternName: String, minutes: Int) -> Result<JSONValue, ControlError> {
+        guard let timer = BreathingTimer(patternName: patternName, minutes: minutes, startedAt: loop.now) else {
+            let names = BreathingTimer.patterns.map(\.name).joined(separator: ", ")
+            return .failure(ControlError(.invalidArgument, "a timer takes a pattern (\(names)) and 1 to 60 minutes"))
+        }
+        if breathingTimer != nil { finishBreathingTimer(completed: false) }
+        if player.phase == .playing { apply(.pause(.user)) } // silence means silence
+        breathingTimer = timer
+        timerStartedWall = wallMilliseconds
+        breathingTimerEnd.schedule(at: timer.endsAt)
+        cue("start")
+        logger.info("breathing timer: \(patternName) for \(minutes) min")
+        return .success(timerJSON())
+    }
+
+    /// Ends the timer: `completed` when it ran its length. The minutes are recorded (10 s minimum).
+    func finishBreathingTimer(completed: Bool) {
+        guard let timer = breathingTimer else { return }
+        breathingTimer = nil
+        breathingTimerEnd.cancel()
+        let seconds = timer.elapsedSeconds(at: loop.now)
+        if completed { cue("end") }
+        logger.info("breathing timer: \(completed ? "finished" : "stopped") after \(Int(seconds)) s")
+        guard settings.timerCounts, seconds >= PracticeLedger.minimumListeningSeconds else { return }
+        let started = timerStartedWall ?? wallMilliseconds
+        let run = PracticeRunRecord(sessionID: timer.practiceSessionID, startedAt: started, actualListeningSeconds: seconds,
+                                    coveredSeconds: seconds, coveredRanges: [CoveredRange(start: 0, end: seconds)],
+                                    recordingSeconds: timer.length.seconds, completedAt: completed ? wallMilliseconds : nil,
+                                    clockTrusted: clockTrusted, updatedAt: wallMilliseconds)
+        do {
+            _ = try store.insertPracticeRun(run)
+        } catch {
+            logger.error("silent practice not saved: \(error)")
+        }
+    }
+
+    /// The soft cue: the chime where sound is allowed, otherwise only the screen's glow.
+    private func cue(_ moment: String) {
+        let mayChime = effectiveVolume > 0 && !isNight && player.outputAvailable
+        if mayChime, playSound("chime") {
+            logger.debug("breathing timer: \(moment) chime")
+        } else {
+            logger.debug("breathing timer: \(moment) glow (sound not allowed now)")
+        }
+    }
+
+    func timerCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        switch request.argument("action") ?? "show" {
+        case "show":
+            return .success(timerJSON())
+        case "start":
+            return startBreathingTimer(patternName: request.argument("pattern") ?? "4-6",
+                                       minutes: request.arguments["minutes"]?.integerValue ?? 5)
+        case "stop":
+            guard breathingTimer != nil else { return .failure(ControlError(.notFound, "no breathing timer is running")) }
+            finishBreathingTimer(completed: false)
+            return .success(timerJSON())
+        case let other:
+            return .failure(ControlError(.invalidArgument, "unknown timer action \"\(other)\""))
+        }
+    }
+
+    func timerJSON() -> JSONValue {
+        guard let timer = breathingTimer else { return .object(["running": false]) }
+        let breath = timer.breath(at: loop.now)
+        return .object([
+            "running": true, "pattern": .string(timer.patternName),
+            "minutes": .number(timer.length.seconds / 60),
+            "remaining": .number(Self.seconds(timer.remaining(at: loop.now).seconds)),
+            "phase": breath.phase.map { .string($0.rawValue) } ?? .null,
+        ])
+    }
+}
