@@ -18,7 +18,8 @@ import Testing
         #expect(player.handle(.play(sessionID: "steady", title: "Steady breath"), now: t0) == [.load(sessionID: "steady")])
         #expect(player.phase == .loading)
         let effects = player.handle(.loaded(lengthFrames: Int64(300 * rate), sampleRate: rate), now: t0)
-        #expect(effects == [.startOutput(fromFrame: 0), .scheduleCheckpoint(at: t0 + .seconds(10))])
+        #expect(effects == [.startOutput(fromFrame: 0), .scheduleCheckpoint(at: t0 + .seconds(10)),
+                            .saveCheckpoint(PlaybackPosition(sessionID: "steady", frame: 0, sampleRate: rate))])
         #expect(player.phase == .playing)
     }
 
@@ -41,6 +42,7 @@ import Testing
         #expect(saved == [.saveCheckpoint(PlaybackPosition(sessionID: "steady", frame: 12_345, sampleRate: rate))])
         // Idle while paused: the checkpoint timer does nothing.
         #expect(player.handle(.checkpointTimer, now: t0 + .seconds(60)) == [])
+        // Resuming from the saved place writes nothing new.
         #expect(player.handle(.resume, now: t0) == [.startOutput(fromFrame: 12_345), .scheduleCheckpoint(at: t0 + .seconds(10))])
     }
 

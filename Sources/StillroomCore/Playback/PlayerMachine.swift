@@ -275,7 +275,13 @@ public struct PlayerMachine: Equatable, Sendable {
     private mutating func startPlaying(now: MonotonicInstant) -> [PlayerEffect] {
         phase = .playing
         pauseReason = nil
-        return [.startOutput(fromFrame: position), .scheduleCheckpoint(at: now + Self.checkpointInterval)]
+        var effects: [PlayerEffect] = [.startOutput(fromFrame: position), .scheduleCheckpoint(at: now + Self.checkpointInterval)]
+        // A checkpoint as playback starts (one write per press), so a power cut in the first ten seconds
+        // still finds a place to offer. Skipped when the place is already saved (resuming a pause).
+        if let id = sessionID, lastCheckpoint != PlaybackPosition(sessionID: id, frame: position, sampleRate: sampleRate) {
+            effects += checkpoint(id, now: now)
+        }
+        return effects
     }
 
     private mutating func resume(now: MonotonicInstant) -> [PlayerEffect] {

@@ -1,0 +1,81 @@
+import Glibc
+import StillroomCore
+import TestSupport
+import Testing
+
+/// Power-cut torture on the host: play, seek and pause while the daemon is killed with SIGKILL at random
+/// moments, then restart it and check what a person would: the database is intact, the box offers to
+/// resume close to where the listener was, no completed run is lost, practice is never lost beyond the
+/// checkpoint window. `STILLROOM_TORTURE_CYCLES` sets the number of cuts (50 in scripts/test; the bench
+/// runs 1,000). The random choices come from a fixed seed, so a failure replays the same way.
+@Suite struct PowerCutTortureTests {
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + Double(next() % 10_000) / 10_000 * (range.upperBound - range.lowerBound)
+        }
+    }
+
+    var cycles: Int {
+        Int(String(cString: getenv("STILLROOM_TORTURE_CYCLES") ?? strdup("50"))) ?? 50
+    }
+
+    @Test func randomCutsNeverLoseMoreThanTheCheckpointWindow() throws {
+        let harness = DaemonHarness(content: RepositoryPaths.content)
+        var random = Generator(state: 0x5717_1200)
+        var completedBefore = 0
+        var listenedBefore = 0.0
+        var worstPositionLoss = 0.0
+        harness.start()
+        harness.ctl("play", "steady-breath")
+        for cycle in 0..<cycles {
+            // Listen for a while, sometimes seeking or pausing and resuming.
+            usleep(UInt32(random.uniform(0.3...3.5) * 1_000_000))
+            switch random.next() % 6 {
+            case 0: harness.ctl("seek", "+\(Int(random.uniform(5...40)))")
+            case 1: harness.ctl("seek", "-\(Int(random.uniform(5...40)))")
+            case 2:
+                harness.ctl("pause")
+                usleep(UInt32(random.uniform(0.05...0.6) * 1_000_000))
+                harness.ctl("resume")
+            default: break
+            }
+            usleep(UInt32(random.uniform(0.0...1.5) * 1_000_000))
+            let before = statusJSON(harness.ctl("status", "--json").stdout)
+            let heard = before["position"]?.doubleValue ?? 0
+            let wasActive = before["state"]?.stringValue == "playing" || before["state"]?.stringValue == "paused"
+            harness.stop(signal: SIGKILL)
+
+            harness.start()
+            let after = statusJSON(harness.ctl("status", "--json").stdout)
+            #expect(after["notices"]?.arrayValue?.isEmpty == true, "cycle \(cycle): the database had to be moved aside")
+            if wasActive {
+                let offer = try #require(after["resumeOffer"]?["position"]?.doubleValue, "cycle \(cycle): no resume offer")
+                let lost = heard - (offer + 5) // the offer is rewound 5 s on purpose
+                worstPositionLoss = max(worstPositionLoss, lost)
+                #expect(lost <= 10.5, "cycle \(cycle): heard \(heard) s, offered \(offer) s")
+            }
+            let recent = statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
+            let completed = recent.filter { $0["completed"]?.boolValue == true }.count
+            let listened = recent.reduce(0.0) { $0 + ($1["seconds"]?.doubleValue ?? 0) }
+            #expect(completed >= completedBefore, "cycle \(cycle): a completed run was lost")
+            #expect(listened >= listenedBefore - 0.2, "cycle \(cycle): practice went backwards")
+            completedBefore = completed
+            listenedBefore = listened
+            // Carry on where the box offers (or start again once the session ended).
+            harness.ctl("play")
+            if statusJSON(harness.ctl("status", "--json").stdout)["state"]?.stringValue != "playing" {
+                harness.ctl("play", "steady-breath")
+            }
+        }
+        let (status, log) = harness.stop()
+        #expect(status == 0)
+        #expect(!log.contains("<3>"))
+        print("power-cut torture: \(cycles) cuts, worst position loss \((worstPositionLoss * 10).rounded() / 10) s, "
+              + "\(completedBefore) completed runs, \(Int(listenedBefore)) s of practice kept")
+    }
+}
