@@ -62,11 +62,19 @@ extension Interface {
             let bytes = session.download?.bytesTotal ?? session.downloadBytes
             return bytes.map { "Download (\(ByteCountText.text($0)))" } ?? "Download"
         case .cancelDownload: return "Cancel download"
-        case .retryDownload: return "Try the download again"
+        case .retryDownload: return "Retry download"
         case .favourite: return session.isFavourite ? "Remove from favourites" : "Add to favourites"
         case .removeDownload: return "Remove from this box"
         case .stop: return "Stop listening"
         }
+    }
+
+    /// What went wrong with a session's download and what to do, as reading stops under its title.
+    static func detailProblems(_ session: InterfaceModel.SessionItem) -> [String] {
+        guard !session.isBundled, let status = session.download, let failure = status.failure else { return [] }
+        if status.state == .failed { return [failure.reason, "What to do: " + failure.advice] }
+        if status.state == .downloading && status.retryAt != nil { return ["\(failure.reason) Trying again soon."] }
+        return []
     }
 
     /// The reading stops of a session's page: its description, sentence by sentence, and the licence.
@@ -104,9 +112,18 @@ extension Interface {
 
         case .detail(let id):
             guard let session = model.session(id) else { return [] }
-            var items = sessionActions(session, player: model.player).map {
-                FocusItem(.action($0), actionTitle($0, session) + ".")
+            // The first button shares its stop with the title: the page opens on it, and the knob's
+            // press does it.
+            // In the order on screen: the title with the first button, what went wrong, the other
+            // buttons, the description and the licence.
+            let actions = sessionActions(session, player: model.player)
+            let problems = detailProblems(session)
+            var items: [FocusItem] = []
+            if let first = actions.first {
+                items.append(FocusItem(.action(first), "\(session.title). \(InterfaceText.availability(session)). \(actionTitle(first, session))."))
             }
+            for (index, line) in problems.enumerated() { items.append(FocusItem(.reading(-1 - index), line)) }
+            for action in actions.dropFirst() { items.append(FocusItem(.action(action), actionTitle(action, session) + ".")) }
             for (index, sentence) in detailReading(session).enumerated() {
                 items.append(FocusItem(.reading(index), sentence))
             }
@@ -165,10 +182,9 @@ extension Interface {
     static func defaultFocus(on screen: Screen, items: [FocusItem], model: InterfaceModel) -> FocusKey? {
         switch screen {
         case .library:
+            if let notice = items.first(where: { if case .notice = $0.key { true } else { false } }) { return notice.key }
             if let id = model.firstBootSessionID, items.contains(where: { $0.key == .session(id: id) }) { return .session(id: id) }
             return items.first { if case .session = $0.key { true } else { false } }?.key ?? items.first?.key
-        case .history:
-            return items.first { if case .run = $0.key { true } else { false } }?.key ?? items.first?.key
         case .confirm: return .keep
         case .notice: return .dismiss
         default: return items.first?.key
@@ -209,7 +225,7 @@ enum HistoryText {
             parts.append("Date unknown")
         }
         parts.append(run.wholeMinutes < 1 ? "under a minute" : InterfaceText.minutesText(run.wholeMinutes))
-        if run.completed { parts.append("completed") }
+        if run.completed { parts.append("finished") }
         return parts.joined(separator: " \u{00B7} ")
     }
 

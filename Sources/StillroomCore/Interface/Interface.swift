@@ -54,6 +54,13 @@ public struct Interface: Equatable, Sendable {
 
     public init() {}
 
+    /// An interface already showing `stack` (the library is put underneath when missing), for previews,
+    /// screenshots and tests. The daemon starts with `init()`.
+    public init(showing stack: [Page], filter: LibraryFilter = .all) {
+        self.stack = stack.first?.screen == .library ? stack : [Page(.library)] + stack
+        self.filter = filter
+    }
+
     /// The screen showing (the resume offer is drawn over it while the model has one; see `screenKind`).
     public var screen: Screen { stack[stack.count - 1].screen }
     public var isDark: Bool { power == .off }
@@ -245,12 +252,12 @@ public struct Interface: Equatable, Sendable {
             if !player.isPlaying { effects.append(.toggle) }
             return effects + say("Playing from \(InterfaceText.spokenPosition(preview.targetSeconds)).", model)
         }
-        // On a session's page, PLAY means that session.
+        // On a session's page, PLAY means that session: play it, or fetch it when it is not on the box.
         if case .detail(let id) = screen, let session = model.session(id), !(player.hasSession && player.sessionID == id) {
-            guard session.isPlayable else {
-                return say("\(session.title) is not on this box yet. Download it first.", model)
+            if session.isPlayable { return start(session, model) }
+            if let status = session.download, status.canDownload {
+                return [.startDownload(sessionID: id)] + say("Downloading \(session.title).", model)
             }
-            return start(session, model)
         }
         if player.hasSession, let id = player.sessionID {
             switch player.phase {

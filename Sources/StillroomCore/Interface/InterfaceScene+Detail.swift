@@ -8,22 +8,53 @@ extension Canvas {
         let stripTop = playStrip()
         let viewport = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: stripTop - space.m - top)
         let width = viewport.width
-        var blocks: [Block] = []
-        blocks.append(paragraph("detail.title", session.title, width: width, style: type.title, color: palette.textPrimary, gap: 0))
-        blocks.append(statusBlock(session, width: width))
-        for (index, action) in Interface.sessionActions(session, player: model.player).enumerated() {
+        let actions = Interface.sessionActions(session, player: model.player)
+        var blocks = [heroBlock(session, primary: actions.first, width: width, room: viewport.height)]
+        for (index, line) in Interface.detailProblems(session).enumerated() {
+            blocks.append(readingBlock("detail.problem.\(index)", line, key: .reading(-1 - index), width: width, style: tokens.reading,
+                                       color: index == 0 ? palette.attention : palette.textSecondary, gap: index == 0 ? space.m : space.xs))
+        }
+        for (index, action) in actions.enumerated().dropFirst() {
             blocks.append(buttonBlock("detail.action.\(action.rawValue)", Interface.actionTitle(action, session),
-                                      key: .action(action), width: width, gap: index == 0 ? space.m : space.s,
+                                      key: .action(action), width: width, gap: index == 1 ? space.m : space.s,
                                       attention: action == .removeDownload))
         }
-        for (index, sentence) in Interface.detailReading(session).enumerated() {
-            let isLicence = index == Interface.detailReading(session).count - 1
+        let reading = Interface.detailReading(session)
+        for (index, sentence) in reading.enumerated() {
+            let isLicence = index == reading.count - 1
             blocks.append(readingBlock("detail.reading.\(index)", sentence, key: .reading(index), width: width,
                                        style: isLicence ? type.caption : tokens.reading,
                                        color: isLicence ? palette.textMuted : palette.textSecondary,
                                        gap: index == 0 ? space.l : (isLicence ? space.m : space.xs)))
         }
         list(blocks, in: viewport, focus: focused)
+    }
+
+    /// The top of the page, one focus stop: the title, where the audio is, and the first button. The
+    /// title steps down the type scale when the whole would not fit the screen at once.
+    func heroBlock(_ session: InterfaceModel.SessionItem, primary: SessionAction?, width: Double, room: Double) -> Block {
+        let status = statusBlock(session, width: width)
+        let button = primary.map { buttonBlock("detail.action.\($0.rawValue)", Interface.actionTitle($0, session),
+                                                key: .action($0), width: width, gap: space.m) }
+        let fixed = status.gap + status.height + (button.map { $0.gap + $0.height } ?? 0)
+        var titleStyle = type.title
+        for style in [type.title, type.heading, tokens.rowTitle] {
+            titleStyle = style
+            if textHeight(session.title, width: width, style: style) + fixed <= room { break }
+        }
+        let titleHeight = textHeight(session.title, width: width, style: titleStyle)
+        let chosen = titleStyle
+        return Block(id: "detail.hero", key: primary.map { .action($0) }, height: titleHeight + fixed, gap: 0) { canvas, frame, focused in
+            canvas.text("detail.title", session.title, x: frame.x, y: frame.y, width: frame.width, style: chosen,
+                        color: canvas.palette.textPrimary)
+            var y = frame.y + titleHeight + status.gap
+            status.draw(&canvas, Rect(x: frame.x, y: y, width: frame.width, height: status.height), false)
+            y += status.height
+            if let button {
+                y += button.gap
+                button.draw(&canvas, Rect(x: frame.x, y: y, width: frame.width, height: button.height), focused)
+            }
+        }
     }
 
     /// Where the audio is, in words, with a bar while it downloads.
@@ -56,9 +87,6 @@ extension Canvas {
                 var text = "Downloading"
                 if let percent = status.percent, let size { text += " \(percent)% \u{00B7} \(ByteCountText.text(status.bytesDone)) of \(size)" }
                 lines.append((text, false))
-                if let failure = status.failure, status.retryAt != nil {
-                    lines.append(("\(failure.reason) Trying again soon.", true))
-                }
                 progress = Double(status.percent ?? 0) / 100
             case .verifying:
                 lines.append(("Checking the download", false))
@@ -67,10 +95,6 @@ extension Canvas {
                 lines.append(("On this box" + (size.map { " \u{00B7} \($0)" } ?? "") + " \u{00B7} plays without a network", false))
             case .failed:
                 lines.append(((status.previousCopyOnThisBox ? "Update failed. The earlier copy still plays." : "Download failed."), true))
-                if let failure = status.failure {
-                    lines.append((failure.reason, true))
-                    lines.append(("What to do: " + failure.advice, false))
-                }
             }
         }
         let style = type.body

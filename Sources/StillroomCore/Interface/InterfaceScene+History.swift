@@ -6,32 +6,40 @@ extension Canvas {
         let top = header("Practice")
         let stripTop = playStrip()
         let viewport = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: stripTop - space.m - top)
-        let width = viewport.width
-        var blocks: [Block] = []
         let history = model.history
+        // Wide screens: the calendar at the left, the numbers and recent sessions beside it.
+        let wideCell = (type.numeric.size * 2.2).rounded()
+        let wide = history.month != nil && viewport.width >= 7 * wideCell + space.xl + 12 * type.body.size
+        let calendarWidth = wide ? 7 * wideCell : viewport.width
+        var left: [Block] = []
         if let month = history.month {
-            blocks += calendarBlocks(month, width: width)
+            left += calendarBlocks(month, width: calendarWidth, cell: wide ? wideCell : nil)
         } else {
-            blocks.append(readingBlock("history.calendar", "The calendar appears once the box knows the date.", key: .calendar,
-                                       width: width, style: tokens.reading, color: palette.textSecondary, gap: 0))
+            left.append(readingBlock("history.calendar", "The calendar appears once the box knows the date.", key: .calendar,
+                                     width: calendarWidth, style: tokens.reading, color: palette.textSecondary, gap: 0))
         }
-        blocks.append(totalsBlock(width: width))
-        if history.isEmpty {
-            blocks.append(paragraph("history.empty", "No practice yet. After you listen, the minutes you really heard appear here.",
-                                    width: width, style: tokens.reading, color: palette.textSecondary, gap: space.l))
+        let rightX = wide ? viewport.x + calendarWidth + space.xl : viewport.x
+        let rightWidth = viewport.maxX - rightX
+        var right: [Block] = [totalsBlock(width: rightWidth, gap: wide ? 0 : space.m)]
+        if !history.isEmpty {
+            right.append(paragraph("history.recent", "RECENT", width: rightWidth, style: type.label, color: palette.textMuted, gap: space.l))
+            for (index, run) in history.recent.enumerated() { right.append(runRow(run, index: index, width: rightWidth)) }
+            right.append(buttonBlock("history.delete", "Delete practice history", key: .deleteHistory, width: rightWidth,
+                                     gap: space.l, attention: true))
+        }
+        if wide {
+            list(left, in: Rect(x: viewport.x, y: viewport.y, width: calendarWidth, height: viewport.height), focus: focused)
+            list(right, in: Rect(x: rightX, y: viewport.y, width: rightWidth, height: viewport.height), focus: focused,
+                 chevronID: "list.right")
         } else {
-            blocks.append(paragraph("history.recent", "RECENT", width: width, style: type.label, color: palette.textMuted, gap: space.l))
-            for (index, run) in history.recent.enumerated() { blocks.append(runRow(run, index: index, width: width)) }
-            blocks.append(buttonBlock("history.delete", "Delete practice history", key: .deleteHistory, width: width,
-                                      gap: space.l, attention: true))
+            list(left + right, in: viewport, focus: focused)
         }
-        list(blocks, in: viewport, focus: focused)
     }
 
     /// The month's heading with the weekday initials, then one block per week.
-    func calendarBlocks(_ month: PracticeMonth, width: Double) -> [Block] {
+    func calendarBlocks(_ month: PracticeMonth, width: Double, cell: Double? = nil) -> [Block] {
         let cellStyle = type.caption
-        let cellWidth = min((width / 7).rounded(.down), (type.numeric.size * 2.8).rounded())
+        let cellWidth = cell ?? min((width / 7).rounded(.down), (type.numeric.size * 2.8).rounded())
         let cellHeight = (max(cellStyle.linePitch + 2 * space.s, cellWidth * 0.62)).rounded()
         let titleStyle = tokens.rowTitle
         let title = InterfaceText.monthTitle(month.month)
@@ -86,11 +94,12 @@ extension Canvas {
     }
 
     /// All-time totals, and the days in a row when the owner wants them shown.
-    func totalsBlock(width: Double) -> Block {
+    func totalsBlock(width: Double, gap: Double) -> Block {
         let totals = model.history.totals
         var lines = ["All time: \(InterfaceText.minutesText(totals.allTime.wholeMinutes)) \u{00B7} "
                      + "\(totals.allTime.runCount == 1 ? "1 session" : "\(totals.allTime.runCount) sessions"), "
                      + "\(totals.allTime.completedRunCount) finished"]
+        if model.history.isEmpty { lines = ["No practice yet. After you listen, the minutes you really heard appear here."] }
         if let streak = HistoryText.streakText(model) { lines.append(streak) }
         if totals.undatedRunCount > 0 {
             lines.append("\(totals.undatedRunCount == 1 ? "1 session" : "\(totals.undatedRunCount) sessions") from before the clock was set")
@@ -98,7 +107,7 @@ extension Canvas {
         let style = type.body
         let heights = lines.map { textHeight($0, width: width, style: style) }
         let height = heights.reduce(0, +) + Double(lines.count - 1) * space.xs
-        return Block(id: "history.totals", key: .totals, height: height, gap: space.m) { canvas, frame, focused in
+        return Block(id: "history.totals", key: .totals, height: height, gap: gap) { canvas, frame, focused in
             var y = frame.y
             for (index, line) in lines.enumerated() {
                 y += canvas.text("history.totals.\(index)", line, x: frame.x, y: y, width: frame.width, style: style,

@@ -40,64 +40,77 @@ extension Canvas {
         list(blocks, in: viewport, focus: focused, anchor: .focus(fraction: 0.9))
     }
 
-    /// "Resume <title> at 12:34?" after a restart: PLAY (or the knob) resumes, BACK says not now.
+    /// "Resume <title> at 12:34?" after a restart: PLAY (or the knob) resumes, BACK says not now. It
+    /// has no focus to scroll with, so it fits the screen whole: the type steps down until it does.
     mutating func resumeOfferScreen() {
         guard let offer = model.player.resumeOffer else { return }
         let top = header("Welcome back")
         let width = screenWidth - 2 * edge
+        let room = screenHeight - space.m - top
         let length = model.session(offer.position.sessionID)?.durationSeconds ?? 0
         let at = offer.position.seconds
-        var blocks = [
-            paragraph("resume.question", "Pick up where you stopped?", width: width, style: type.body, color: palette.textSecondary, gap: 0),
-            paragraph("resume.title", offer.title, width: width, style: type.title, color: palette.textPrimary, gap: space.xs),
-        ]
-        let where_ = length > 0 ? "at \(TimeText.clock(at)) of \(TimeText.clock(length))" : "at \(TimeText.clock(at))"
-        let whereHeight = textHeight(where_, width: width, style: type.numeric)
-        blocks.append(Block(id: "resume.where", key: nil, height: whereHeight + space.s + tokens.barHeight, gap: space.s) { canvas, frame, _ in
-            let p = canvas.palette
-            canvas.text("resume.where", where_, x: frame.x, y: frame.y, width: frame.width, style: canvas.type.numeric,
-                        color: p.textSecondary, tabular: true)
-            if length > 0 {
-                let fraction = (min(1, at / length) * frame.width).rounded(.down) / frame.width
-                canvas.add("resume.progress", .progress(ProgressBar(
-                    frame: Rect(x: frame.x, y: frame.y + whereHeight + canvas.space.s, width: frame.width, height: canvas.tokens.barHeight),
-                    fraction: fraction, track: p.track, fill: p.accent)))
-            }
-        })
-        // The two answers, each with the control that gives it.
+        let whereText = length > 0 ? "at \(TimeText.clock(at)) of \(TimeText.clock(length))" : "at \(TimeText.clock(at))"
         let icon = tokens.stripIcon
-        let style = tokens.rowTitle
-        let answers: [(String, String, Bool)] = [("resume.yes", "PLAY or press the knob to resume", true),
-                                                 ("resume.no", "BACK: not now (the saved place is let go)", false)]
-        for (index, answer) in answers.enumerated() {
-            let textWidth = width - icon - space.m
-            let height = max(icon, textHeight(answer.1, width: textWidth, style: style))
-            blocks.append(Block(id: answer.0, key: nil, height: height, gap: index == 0 ? space.l : space.m) { canvas, frame, _ in
+        let answers: [(id: String, text: String, play: Bool)] = [("resume.yes", "PLAY or press the knob to resume", true),
+                                                                ("resume.no", "BACK: not now (the saved place is let go)", false)]
+        var answerStyle = type.body
+        answerStyle.weight = .medium
+        var caption = type.caption
+        caption.weight = .medium
+        let options: [(TextStyle, TextStyle, Bool)] = [(type.title, tokens.rowTitle, true), (type.heading, answerStyle, true),
+                                                      (tokens.rowTitle, answerStyle, true), (tokens.rowTitle, caption, false)]
+        var blocks: [Block] = []
+        for (titleStyle, style, withQuestion) in options {
+            blocks = []
+            if withQuestion {
+                blocks.append(paragraph("resume.question", "Pick up where you stopped?", width: width, style: type.body,
+                                        color: palette.textSecondary, gap: 0))
+            }
+            blocks.append(paragraph("resume.title", offer.title, width: width, style: titleStyle, color: palette.textPrimary,
+                                    gap: withQuestion ? space.xs : 0))
+            let whereHeight = textHeight(whereText, width: width, style: type.numeric)
+            blocks.append(Block(id: "resume.where", key: nil, height: whereHeight + space.s + tokens.barHeight, gap: space.s) { canvas, frame, _ in
                 let p = canvas.palette
-                let center = Point(x: frame.x + icon / 2, y: frame.y + frame.height / 2)
-                if answer.2 {
-                    canvas.add(answer.0 + ".button", .circle(CircleShape(center: center, radius: icon / 2, fill: p.controlFill,
-                                                                         stroke: p.controlRim.map { Stroke($0, width: canvas.tokens.hairline) })))
-                    canvas.playGlyph(answer.0 + ".icon", center: center, size: icon, playing: false, color: p.controlIcon)
-                } else {
-                    canvas.add(answer.0 + ".button", .circle(CircleShape(center: center, radius: icon / 2,
-                                                                         stroke: Stroke(p.track, width: canvas.tokens.hairline))))
-                    canvas.chevron(answer.0 + ".icon", center: Point(x: center.x - icon / 12, y: center.y), size: icon / 3,
-                                   direction: 0, color: p.textSecondary)
+                canvas.text("resume.where", whereText, x: frame.x, y: frame.y, width: frame.width, style: canvas.type.numeric,
+                            color: p.textSecondary, tabular: true)
+                if length > 0 {
+                    let fraction = (min(1, at / length) * frame.width).rounded(.down) / frame.width
+                    canvas.add("resume.progress", .progress(ProgressBar(
+                        frame: Rect(x: frame.x, y: frame.y + whereHeight + canvas.space.s, width: frame.width, height: canvas.tokens.barHeight),
+                        fraction: fraction, track: p.track, fill: p.accent)))
                 }
-                let h = canvas.textHeight(answer.1, width: textWidth, style: style)
-                canvas.text(answer.0 + ".text", answer.1, x: frame.x + icon + canvas.space.m, y: frame.y + (frame.height - h) / 2,
-                            width: textWidth, style: style, color: answer.2 ? p.textPrimary : p.textSecondary)
             })
+            for (index, answer) in answers.enumerated() {
+                let textWidth = width - icon - space.m
+                let height = max(icon, textHeight(answer.text, width: textWidth, style: style))
+                blocks.append(Block(id: answer.id, key: nil, height: height, gap: index == 0 ? space.l : space.m) { canvas, frame, _ in
+                    let p = canvas.palette
+                    let center = Point(x: frame.x + icon / 2, y: frame.y + frame.height / 2)
+                    if answer.play {
+                        canvas.add(answer.id + ".button", .circle(CircleShape(center: center, radius: icon / 2, fill: p.controlFill,
+                                                                              stroke: p.controlRim.map { Stroke($0, width: canvas.tokens.hairline) })))
+                        canvas.playGlyph(answer.id + ".icon", center: center, size: icon, playing: false, color: p.controlIcon)
+                    } else {
+                        canvas.add(answer.id + ".button", .circle(CircleShape(center: center, radius: icon / 2,
+                                                                              stroke: Stroke(p.track, width: canvas.tokens.hairline))))
+                        canvas.chevron(answer.id + ".icon", center: Point(x: center.x - icon / 24, y: center.y), size: icon / 3,
+                                       direction: 2, color: p.textSecondary)
+                    }
+                    let h = canvas.textHeight(answer.text, width: textWidth, style: style)
+                    canvas.text(answer.id + ".text", answer.text, x: frame.x + icon + canvas.space.m, y: frame.y + (frame.height - h) / 2,
+                                width: textWidth, style: style, color: answer.play ? p.textPrimary : p.textSecondary)
+                })
+            }
+            let total = blocks.reduce(0.0) { $0 + $1.gap + $1.height }
+            if total <= room { break }
         }
-        let viewport = Rect(x: edge, y: top, width: width, height: screenHeight - space.m - top)
-        list(blocks, in: viewport, focus: nil)
+        list(blocks, in: Rect(x: edge, y: top, width: width, height: room), focus: nil)
     }
 
     /// The resting face: the time, the date, today's minutes and the next reminder, dim and large
     /// enough to read from the pillow; what PLAY does along the bottom.
     mutating func idleScreen() {
-        let stripTop = playStrip()
+        let stripTop = playStrip(quiet: true)
         let width = screenWidth - 2 * edge
         var items: [(String, String, TextStyle, Color, Bool)] = [] // id, text, style, colour, tabular
         if let clock = model.clock {

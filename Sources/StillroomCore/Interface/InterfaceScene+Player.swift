@@ -22,29 +22,26 @@ extension Canvas {
         let top = header(headerText)
         let position = player.position(at: now)
         let length = player.lengthSeconds > 0 ? player.lengthSeconds : (session?.durationSeconds ?? 0)
-
-        // A banner along the bottom for what interrupted playback, with what to do.
-        var bottom = screenHeight - space.m
-        if let banner = playerBanner() {
-            let style = type.caption
-            let pad = tokens.cardPadding
-            let inner = screenWidth - 2 * edge - 2 * pad.horizontal
-            let height = textHeight(banner, width: inner, style: style, weight: .medium) + 2 * pad.vertical
-            let frame = Rect(x: edge, y: screenHeight - space.m - height, width: screenWidth - 2 * edge, height: height)
-            rect("player.banner", frame, radius: tokens.radii.medium, fill: palette.surface)
-            text("player.banner.text", banner, x: frame.x + pad.horizontal, y: frame.y + pad.vertical, width: inner, style: style,
-                 color: palette.attention, weight: .medium)
-            bottom = frame.y - space.s
-        }
-        let area = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: bottom - top)
+        let area = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: screenHeight - space.m - top)
         let title = player.hasSession ? player.title : "Nothing playing"
-        let layout = playerLayout(area: area, title: title)
+        let preview = ui.seekPreview
+        let state: String
+        if let preview {
+            let delta = (preview.targetSeconds - preview.fromSeconds).rounded()
+            state = "Jump to \(TimeText.clock(preview.targetSeconds)) (\(delta < 0 ? "\u{2212}" : "+")\(TimeText.clock(abs(delta))))"
+        } else {
+            state = player.hasSession ? InterfaceText.playerState(player) : playMeaning().text
+        }
+        let advice = preview == nil ? playerAdvice() : nil
+        let layout = playerLayout(area: area, title: title, state: state, advice: advice)
 
         // The circle.
-        let look = circleLook(center: layout.circleCenter, minimum: layout.minimumRadius, maximum: layout.maximumRadius,
-                              position: position)
-        drawCircle(look, guideRadius: layout.maximumRadius,
-                   labelRadius: model.settings.reduceMotion ? look.radius : layout.minimumRadius)
+        if layout.maximumRadius > 0 {
+            let look = circleLook(center: layout.circleCenter, minimum: layout.minimumRadius, maximum: layout.maximumRadius,
+                                  position: position)
+            drawCircle(look, guideRadius: layout.maximumRadius,
+                       labelRadius: model.settings.reduceMotion ? look.radius : layout.minimumRadius)
+        }
 
         // The column.
         var y = layout.columnTop
@@ -52,16 +49,12 @@ extension Canvas {
         y += text("player.title", title, x: x, y: y, width: width, style: layout.titleStyle, color: palette.textPrimary,
                   maxLines: layout.titleLines)
         y += space.s
-        let preview = ui.seekPreview
-        let state: String
-        if let preview {
-            let delta = preview.targetSeconds - preview.fromSeconds
-            state = "Jump to \(TimeText.clock(preview.targetSeconds)) (\(delta < 0 ? "\u{2212}" : "+")\(TimeText.clock(abs(delta))))"
-        } else {
-            state = player.hasSession ? InterfaceText.playerState(player) : playMeaning().text
-        }
         y += text("player.state", state, x: x, y: y, width: width, style: tokens.rowTitle,
                   color: preview != nil ? palette.textPrimary : palette.textSecondary)
+        if let advice {
+            y += space.xs
+            y += text("player.advice", advice, x: x, y: y, width: width, style: type.caption, color: palette.attention, weight: .medium)
+        }
         y += space.l
 
         // Progress: the bar shows the preview's target while the knob turns, with a mark where it was.
@@ -101,17 +94,17 @@ extension Canvas {
         if player.isPlaying && preview == nil { scheduleNextPlayerChange(position: position, length: length, layout: layout) }
     }
 
-    /// What interrupted playback, and what to do (nil: nothing did).
-    func playerBanner() -> String? {
+    /// What to do about an interruption (nil: nothing interrupted playback).
+    func playerAdvice() -> String? {
         let player = model.player
         if let problem = player.outputProblem {
-            return "No sound output: \(problem). Check the speaker or headphones cable; PLAY works again once it is back."
+            return "\(problem.prefix(1).uppercased() + problem.dropFirst()). Check the speaker or headphones cable, then press PLAY."
         }
         if case .failed(let message) = player.phase {
-            return "Could not play: \(message) Press PLAY to try again, or BACK to choose another session."
+            return "\(message) PLAY tries again; BACK chooses another session."
         }
         if player.phase == .paused && player.pauseReason == .headphonesRemoved {
-            return "Headphones unplugged, so playback paused. Plug them in and press PLAY, or press PLAY to use the speaker."
+            return "Plug them in and press PLAY, or press PLAY to listen on the speaker."
         }
         return nil
     }
@@ -132,20 +125,20 @@ extension Canvas {
         var hintHeight: Double
     }
 
-    /// The circle at the left, the column at the right; when the column would not fit, the circle
-    /// gives up room, then the title steps down the type scale, then the knob's hint goes. Only past
-    /// all that is the title cut (no title in the catalog comes near it).
-    func playerLayout(area: Rect, title: String) -> PlayerLayout {
+    /// The circle at the left, the column at the right. When the column would not fit, the circle gives
+    /// up room, the title steps down the type scale, the knob's hint goes, and last the circle steps
+    /// aside. Only past all that is the title cut (no title in the catalog comes near it).
+    func playerLayout(area: Rect, title: String, state: String, advice: String?) -> PlayerLayout {
         let player = model.player
         let playHint: String
         if ui.seekPreview != nil {
             playHint = "Rest the knob to jump \u{00B7} BACK cancels"
         } else if player.hasSession {
             switch player.phase {
-            case .playing: playHint = "PLAY to pause"
+            case .playing, .loading: playHint = "PLAY to pause"
             case .ended: playHint = "PLAY to listen again"
             case .failed: playHint = "PLAY to try again"
-            default: playHint = "PLAY to listen"
+            default: playHint = "PLAY to resume"
             }
         } else {
             playHint = "PLAY to listen"
@@ -155,13 +148,14 @@ extension Canvas {
         let label = (6 * type.body.size + 2 * space.s) / 2
         let options: [(TextStyle, Double, Bool)] = [
             (type.title, 0.22, true), (type.title, 0.17, true), (type.heading, 0.17, true), (type.heading, 0.14, false),
-            (tokens.rowTitle, 0.14, false),
+            (tokens.rowTitle, 0.14, false), (tokens.rowTitle, 0, false),
         ]
         var chosen: PlayerLayout?
+        var chosenHeight = 0.0
         for (titleStyle, share, withKnob) in options {
-            let maximum = min(area.height / 2, (screenWidth * share).rounded()).rounded(.down)
+            let maximum = share > 0 ? min(area.height / 2, (screenWidth * share).rounded()).rounded(.down) : 0
             let minimum = min(max(maximum * 0.45, label), maximum * 0.7).rounded()
-            let columnX = area.x + 2 * maximum + space.xl
+            let columnX = share > 0 ? area.x + 2 * maximum + space.xl : area.x
             let columnWidth = area.maxX - columnX
             let button = tokens.playerButton
             let hintWidth = columnWidth - button - space.m
@@ -170,28 +164,25 @@ extension Canvas {
             if let knob { hintHeight += textHeight(knob, width: hintWidth, style: type.caption) }
             let rowHeight = max(button, hintHeight)
             let titleHeight = textHeight(title, width: columnWidth, style: titleStyle)
-            let stateHeight = textHeight("Paused \u{2014} headphones out", width: columnWidth, style: tokens.rowTitle)
-            let columnHeight = titleHeight + space.s + stateHeight + space.l + tokens.barHeight + space.s
+            let stateHeight = textHeight(state, width: columnWidth, style: tokens.rowTitle)
+            let adviceHeight = advice.map { space.xs + textHeight($0, width: columnWidth, style: type.caption, weight: .medium) } ?? 0
+            let columnHeight = titleHeight + space.s + stateHeight + adviceHeight + space.l + tokens.barHeight + space.s
                 + type.numeric.linePitch + space.l + rowHeight
-            let layout = PlayerLayout(
+            chosen = PlayerLayout(
                 circleCenter: Point(x: area.x + maximum, y: area.y + area.height / 2), minimumRadius: minimum,
                 maximumRadius: maximum, columnX: columnX,
                 columnTop: (area.y + max(0, (area.height - columnHeight) / 2)).rounded(), columnWidth: columnWidth,
                 titleStyle: titleStyle, titleLines: nil, buttonSize: button, buttonRowHeight: rowHeight, playHint: playHint,
                 knobHint: knob, hintHeight: hintHeight)
-            if columnHeight <= area.height && columnWidth >= 6 * type.body.size {
-                chosen = layout
-                break
-            }
-            chosen = layout
+            chosenHeight = columnHeight
+            if columnHeight <= area.height && columnWidth >= 6 * type.body.size { break }
         }
         var layout = chosen!
-        // Last resort: cap the title to the lines left.
-        let rest = area.height - (tokens.rowTitle.linePitch + space.s + space.l + tokens.barHeight + space.s
-                                  + type.numeric.linePitch + space.l + layout.buttonRowHeight)
-        let fits = max(1, Int((rest / layout.titleStyle.linePitch).rounded(.down)))
-        if lineCount(title, width: layout.columnWidth, style: layout.titleStyle) > fits {
-            layout.titleLines = fits
+        if chosenHeight > area.height {
+            // Last resort: cap the title to the lines left.
+            let titleHeight = textHeight(title, width: layout.columnWidth, style: layout.titleStyle)
+            let rest = area.height - (chosenHeight - titleHeight)
+            layout.titleLines = max(1, Int((rest / layout.titleStyle.linePitch).rounded(.down)))
             layout.columnTop = area.y
         }
         return layout
@@ -205,7 +196,7 @@ extension Canvas {
         switch player.phase {
         case .playing where ui.seekPreview == nil: label = PlayerScene.phaseText(breath.phase, playing: true)
         case .playing, .paused: label = ui.seekPreview != nil ? "Seeking" : "Paused"
-        case .loading: label = "Ready"
+        case .loading: label = "Settle in"
         case .ended: label = "Done"
         case .failed: label = "Stopped"
         case .idle: label = "Rest"

@@ -12,14 +12,12 @@ extension Canvas {
         let viewport = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: stripTop - space.m - top)
         let current = Interface.currentCue(transcript, model.player, now: now)
         let style = tokens.reading
-        let bar = max(3, tokens.hairline * 2)
-        let inset = bar + space.m
         var blocks: [Block] = []
         for (index, cue) in transcript.cues.enumerated() {
             let words = cue.plainText
             let isCurrent = index == current
             let weight: FontWeight = isCurrent ? .medium : style.weight
-            let height = textHeight(words, width: viewport.width - inset, style: style, weight: weight)
+            let height = textHeight(words, width: viewport.width, style: style, weight: weight)
             let id = "transcript.cue.\(index)"
             let color: Color
             if isCurrent {
@@ -30,12 +28,8 @@ extension Canvas {
                 color = palette.textSecondary
             }
             blocks.append(Block(id: id, key: .reading(index), height: height, gap: index == 0 ? 0 : space.s) { canvas, frame, _ in
-                if isCurrent {
-                    canvas.rect(id + ".bar", Rect(x: frame.x, y: frame.y + 2, width: bar, height: frame.height - 4),
-                                radius: bar / 2, fill: canvas.palette.accent)
-                }
-                canvas.text(id, words, x: frame.x + inset, y: frame.y, width: frame.width - inset, style: style, color: color,
-                            weight: weight)
+                if isCurrent { canvas.marginBar(id + ".bar", frame) }
+                canvas.text(id, words, x: frame.x, y: frame.y, width: frame.width, style: style, color: color, weight: weight)
             })
         }
         let anchor = ui.transcriptAnchor ?? current ?? 0

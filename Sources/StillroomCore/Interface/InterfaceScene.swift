@@ -206,7 +206,7 @@ struct Canvas {
         }
     }
 
-    /// A small chevron pointing up or down (more to scroll), or right (opens a screen).
+    /// A small chevron pointing up (-1) or down (1) (more to scroll), right (0, opens a screen) or left (2, back).
     mutating func chevron(_ id: String, center: Point, size: Double, direction: Int, color: Color) {
         let h = size / 2
         let points: [Point]
@@ -215,6 +215,8 @@ struct Canvas {
                            Point(x: center.x + h, y: center.y + h / 2)]
         case 1: points = [Point(x: center.x - h, y: center.y - h / 2), Point(x: center.x, y: center.y + h / 2),
                           Point(x: center.x + h, y: center.y - h / 2)]
+        case 2: points = [Point(x: center.x + h / 2, y: center.y - h), Point(x: center.x - h / 2, y: center.y),
+                          Point(x: center.x + h / 2, y: center.y + h)]
         default: points = [Point(x: center.x - h / 2, y: center.y - h), Point(x: center.x + h / 2, y: center.y),
                            Point(x: center.x - h / 2, y: center.y + h)]
         }
@@ -239,6 +241,14 @@ struct Canvas {
         return y + max(height, style.linePitch) + space.m
     }
 
+    /// The PLAY strip's words: body size, or a step smaller on a small panel, where room is short.
+    var stripStyle: TextStyle {
+        guard screenHeight < 400 else { return type.body }
+        var style = type.caption
+        style.weight = .medium
+        return style
+    }
+
     /// What PLAY does from here, as text.
     func playMeaning() -> (text: String, playing: Bool) {
         let player = model.player
@@ -246,8 +256,11 @@ struct Canvas {
             return ("PLAY to resume \(offer.title) at \(TimeText.clock(offer.position.seconds))", false)
         }
         if case .detail(let id) = ui.screen, let session = model.session(id), !(player.hasSession && player.sessionID == id) {
-            return session.isPlayable ? ("PLAY to listen: \(session.title)", false)
-                : ("Not on this box yet \u{00B7} download it to listen", false)
+            if session.isPlayable { return ("PLAY to listen", false) }
+            if let status = session.download, status.canDownload {
+                let size = (status.bytesTotal ?? session.downloadBytes).map { " (\(ByteCountText.text($0)))" } ?? ""
+                return ("PLAY to download\(size)", false)
+            }
         }
         if player.hasSession {
             switch player.phase {
@@ -268,11 +281,11 @@ struct Canvas {
 
     /// The strip along the bottom that says what PLAY does (and, under it, a quieter `hint`).
     /// Returns its top.
-    mutating func playStrip(_ meaning: (text: String, playing: Bool)? = nil, hint: String? = nil) -> Double {
+    mutating func playStrip(_ meaning: (text: String, playing: Bool)? = nil, hint: String? = nil, quiet: Bool = false) -> Double {
         let meaning = meaning ?? playMeaning()
         let pad = tokens.cardPadding
         let icon = tokens.stripIcon
-        let style = type.body
+        let style = stripStyle
         let width = screenWidth - 2 * edge
         let textX = edge + pad.horizontal + icon + space.m
         let textWidth = edge + width - pad.horizontal - textX
@@ -281,13 +294,14 @@ struct Canvas {
         let textHeight = mainHeight + hintHeight
         let height = max(icon, textHeight) + 2 * pad.vertical
         let top = screenHeight - space.m - height
-        rect("strip", Rect(x: edge, y: top, width: width, height: height), radius: tokens.radii.large, fill: palette.surface)
+        if !quiet { rect("strip", Rect(x: edge, y: top, width: width, height: height), radius: tokens.radii.large, fill: palette.surface) }
         let center = Point(x: edge + pad.horizontal + icon / 2, y: top + height / 2)
         add("strip.button", .circle(CircleShape(center: center, radius: icon / 2, fill: palette.controlFill,
                                                 stroke: palette.controlRim.map { Stroke($0, width: tokens.hairline) })))
         playGlyph("strip.icon", center: center, size: icon, playing: meaning.playing, color: palette.controlIcon)
         let y = top + (height - textHeight) / 2
-        text("strip.text", meaning.text, x: textX, y: y, width: textWidth, style: style, color: palette.textPrimary)
+        text("strip.text", meaning.text, x: textX, y: y, width: textWidth, style: style,
+             color: quiet ? palette.textSecondary : palette.textPrimary)
         if let hint {
             text("strip.hint", hint, x: textX, y: y + mainHeight, width: textWidth, style: type.caption, color: palette.textSecondary)
         }
@@ -298,7 +312,8 @@ struct Canvas {
 
     /// Lays `blocks` out down `viewport`, scrolled so the focused block shows, and draws the ones that
     /// fit whole (the focused one always). Chevrons in the right margin say there is more.
-    mutating func list(_ blocks: [Block], in viewport: Rect, focus: FocusKey?, anchor: ListAnchor = .focus(fraction: 0.35)) {
+    mutating func list(_ blocks: [Block], in viewport: Rect, focus: FocusKey?, anchor: ListAnchor = .focus(fraction: 0.35),
+                       chevronID: String = "list") {
         guard !blocks.isEmpty else { return }
         var tops: [Double] = []
         var y = 0.0
@@ -316,12 +331,15 @@ struct Canvas {
             case .focus(let value): fraction = value
             }
             let focusTop = tops[focusIndex], focusHeight = blocks[focusIndex].height
+            // Never scroll when the focus shows without it: the top of a screen stays in view.
+            if focusTop + focusHeight <= viewport.height { offset = 0 } else {
             let desired = min(max(0, focusTop - max(0, viewport.height - focusHeight) * fraction), total - viewport.height)
             let up = tops.filter { $0 <= desired + 0.001 }.max() ?? 0
             if focusTop + focusHeight <= up + viewport.height + 0.001 {
                 offset = up
             } else {
                 offset = tops.filter { $0 >= desired - 0.001 }.min() ?? focusTop
+            }
             }
         }
         var hiddenAbove = false, hiddenBelow = false
@@ -338,10 +356,10 @@ struct Canvas {
         let size = max(8, (space.s * 1.5).rounded())
         let x = viewport.maxX + min(edge / 2, space.m + size / 2)
         if hiddenAbove {
-            chevron("list.more.up", center: Point(x: x, y: viewport.y + size), size: size, direction: -1, color: palette.textMuted)
+            chevron(chevronID + ".more.up", center: Point(x: x, y: viewport.y + size), size: size, direction: -1, color: palette.textMuted)
         }
         if hiddenBelow {
-            chevron("list.more.down", center: Point(x: x, y: viewport.maxY - size), size: size, direction: 1, color: palette.textMuted)
+            chevron(chevronID + ".more.down", center: Point(x: x, y: viewport.maxY - size), size: size, direction: 1, color: palette.textMuted)
         }
     }
 
@@ -356,17 +374,19 @@ struct Canvas {
 
     /// A reading stop: a sentence with a quiet bar at its left while focused.
     func readingBlock(_ id: String, _ text: String, key: FocusKey, width: Double, style: TextStyle, color: Color, gap: Double) -> Block {
-        let bar = max(3, tokens.hairline * 2)
-        let inset = bar + space.m
-        let height = textHeight(text, width: width - inset, style: style)
+        let height = textHeight(text, width: width, style: style)
         return Block(id: id, key: key, height: height, gap: gap) { canvas, frame, focused in
-            if focused {
-                canvas.rect(id + ".bar", Rect(x: frame.x, y: frame.y + 2, width: bar, height: frame.height - 4),
-                            radius: bar / 2, fill: canvas.palette.accent)
-            }
-            canvas.text(id, text, x: frame.x + inset, y: frame.y, width: frame.width - inset, style: style,
+            if focused { canvas.marginBar(id + ".bar", frame) }
+            canvas.text(id, text, x: frame.x, y: frame.y, width: frame.width, style: style,
                         color: focused ? canvas.palette.textPrimary : color)
         }
+    }
+
+    /// The quiet mark in the left margin beside the focused (or spoken) line of reading.
+    mutating func marginBar(_ id: String, _ frame: Rect) {
+        let bar = max(3, tokens.hairline * 2)
+        rect(id, Rect(x: frame.x - bar - max(space.s, (edge / 3).rounded()), y: frame.y + 2, width: bar, height: max(0, frame.height - 4)),
+             radius: bar / 2, fill: palette.accent)
     }
 
     /// A button: a rounded row with a centred or leading label; filled with the accent while focused.

@@ -134,8 +134,8 @@ public enum InterfaceText {
     static func noticeAdvice(_ kind: NoticeKind) -> String {
         switch kind {
         case .databaseMovedAside:
-            return "The box found its saved data damaged, kept the old file beside the new one and started fresh. "
-                + "Sessions still play. A maintainer can look at the old file with stillroomctl doctor."
+            return "Nothing, unless you want the old history back: sessions play as before and new practice is kept. "
+                + "The damaged file was kept, not deleted; a maintainer can look at it with stillroomctl doctor."
         case .outputLost:
             return "Check that the speaker or headphones cable is plugged in. Playback stays paused; "
                 + "press PLAY when the sound is back."
