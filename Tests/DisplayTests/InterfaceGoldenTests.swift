@@ -56,6 +56,39 @@ import TestSupport
         Self.expectNothingCut(scene, painter: painter, label: "\(name)-\(size)-large")
     }
 
+    /// Walks the focus through every stop of every screen (and the transcript line by line), at every
+    /// text size on both panels, so text below the fold is proven too: the longest description, every
+    /// setting, every recent session.
+    @Test(arguments: screens + variants)
+    func everyFocusStopShowsUncut(_ name: String) throws {
+        for size in Self.sizes {
+            let painter = try ScenePainter(size: size)
+            let builder = InterfaceScene(measurer: painter.textMeasurer)
+            for text in Settings.TextSize.allCases {
+                let sample = Self.state(name, .night, text)
+                let stack = sample.interface.stack
+                let top = stack[stack.count - 1]
+                var interfaces: [Interface] = []
+                if top.screen == .transcript {
+                    for steps in -12...12 {
+                        var ui = sample.interface
+                        _ = ui.handle(.scroll(by: steps), model: sample.model, now: sample.now)
+                        interfaces.append(ui)
+                    }
+                } else {
+                    for item in sample.interface.focusItems(on: top.screen, model: sample.model) {
+                        interfaces.append(Interface(showing: Array(stack.dropLast()) + [Page(top.screen, focus: item.key)],
+                                                    filter: sample.interface.filter))
+                    }
+                }
+                for ui in interfaces {
+                    let scene = builder.scene(ui, model: sample.model, size: size, now: sample.now)
+                    Self.expectNothingCut(scene, painter: painter, label: "\(name)-\(size)-\(text)-\(String(describing: ui.focus(sample.model)))")
+                }
+            }
+        }
+    }
+
     static func expectNothingCut(_ scene: Scene, painter: ScenePainter, label: String,
                                  sourceLocation: SourceLocation = #_sourceLocation) {
         let screen = Rect(x: 0, y: 0, width: Double(scene.size.width), height: Double(scene.size.height))

@@ -11,12 +11,13 @@ public enum InterfaceSamples {
 
     /// The longest title used in tests: longer than any in the catalog.
     public static let longestTitle = "A slow body scan for the end of a long and busy day"
-    /// A description near the catalog's 600-character limit.
+    /// A description at the catalog's 600-character limit (595 characters).
     public static let longestDescription = "A long, unhurried body scan for the last minutes of the day. Lying down, you move your attention "
         + "slowly from the soles of the feet to the crown of the head, resting a few breaths in each place. Nothing needs "
         + "to change: the practice is only to notice warmth, weight, tingling or nothing at all, and to let each part "
         + "soften as you leave it. Towards the end the guidance thins out into long silences, so you can drift off if "
-        + "sleep comes. If your mind wanders, that is part of it; come back to the last place you remember."
+        + "sleep comes. If your mind wanders, that is part of it; come back to the last place you remember. There is no "
+        + "right way to feel by the end, and nothing to achieve on the way."
 
     static let licence = "CC BY 4.0 \u{00B7} Stillroom project"
 

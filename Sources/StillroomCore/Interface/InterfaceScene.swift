@@ -259,8 +259,23 @@ struct Canvas {
             if session.isPlayable { return ("PLAY to listen", false) }
             if let status = session.download, status.canDownload {
                 let size = (status.bytesTotal ?? session.downloadBytes).map { " (\(ByteCountText.text($0)))" } ?? ""
-                return ("PLAY to download\(size)", false)
+                return (status.state == .failed ? "PLAY to retry the download\(size)" : "PLAY to download\(size)", false)
             }
+            // Still arriving: PLAY means what it means elsewhere, said so.
+            var elsewhere = generalPlayMeaning()
+            if !player.hasSession, elsewhere.text.hasPrefix("PLAY to listen: "), let other = model.sessionToStart(preferring: nil) {
+                elsewhere.text = "PLAY to listen to \(other.title) while this downloads"
+            }
+            return elsewhere
+        }
+        return generalPlayMeaning()
+    }
+
+    /// What PLAY does away from a session's page: the current session, or the one to start.
+    func generalPlayMeaning() -> (text: String, playing: Bool) {
+        let player = model.player
+        if let offer = player.resumeOffer {
+            return ("PLAY to resume \(offer.title) at \(TimeText.clock(offer.position.seconds))", false)
         }
         if player.hasSession {
             switch player.phase {
