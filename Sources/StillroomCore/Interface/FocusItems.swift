@@ -186,7 +186,6 @@ extension Interface {
             if let id = model.firstBootSessionID, items.contains(where: { $0.key == .session(id: id) }) { return .session(id: id) }
             return items.first { if case .session = $0.key { true } else { false } }?.key ?? items.first?.key
         case .confirm: return .keep
-        case .notice: return .dismiss
         default: return items.first?.key
         }
     }

@@ -314,6 +314,8 @@ import StillroomCore
         box.press(.knob)
         #expect(box.screen == .notice(id: 3))
         #expect(box.kind == .notice)
+        #expect(box.focus == .reading(0)) // reading starts at the top
+        box.turn(10)
         #expect(box.focus == .dismiss)
         box.turn(-1)
         #expect(box.focus == .reading(2)) // the last sentence of what to do
