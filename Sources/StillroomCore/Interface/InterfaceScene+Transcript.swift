@@ -33,7 +33,7 @@ extension Canvas {
             })
         }
         let anchor = ui.transcriptAnchor ?? current ?? 0
-        list(blocks, in: viewport, focus: .reading(anchor), anchor: .focus(fraction: following ? 0.3 : 0))
+        list(blocks, in: viewport, focus: .reading(anchor), anchor: .focus(fraction: following ? 0.3 : 0), keepTop: following)
 
         // While playing, the lit line moves on at the next cue's start or the current cue's end.
         if model.player.isPlaying {

@@ -326,9 +326,11 @@ struct Canvas {
     // MARK: Lists
 
     /// Lays `blocks` out down `viewport`, scrolled so the focused block shows, and draws the ones that
-    /// fit whole (the focused one always). Chevrons in the right margin say there is more.
+    /// fit whole (the focused one always). Chevrons in the right margin say there is more. With
+    /// `keepTop` the list does not scroll while the focus shows from the top; without it, the anchor
+    /// rule alone places the focus (a transcript scrolled by hand moves with every detent).
     mutating func list(_ blocks: [Block], in viewport: Rect, focus: FocusKey?, anchor: ListAnchor = .focus(fraction: 0.35),
-                       chevronID: String = "list") {
+                       chevronID: String = "list", keepTop: Bool = true) {
         guard !blocks.isEmpty else { return }
         var tops: [Double] = []
         var y = 0.0
@@ -347,7 +349,7 @@ struct Canvas {
             }
             let focusTop = tops[focusIndex], focusHeight = blocks[focusIndex].height
             // Never scroll when the focus shows without it: the top of a screen stays in view.
-            if focusTop + focusHeight <= viewport.height { offset = 0 } else {
+            if keepTop && focusTop + focusHeight <= viewport.height { offset = 0 } else {
             let desired = min(max(0, focusTop - max(0, viewport.height - focusHeight) * fraction), total - viewport.height)
             let up = tops.filter { $0 <= desired + 0.001 }.max() ?? 0
             if focusTop + focusHeight <= up + viewport.height + 0.001 {
