@@ -25,13 +25,14 @@ extension Canvas {
         let area = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: screenHeight - space.m - top)
         let title = player.hasSession ? player.title : "Nothing playing"
         let preview = ui.seekPreview
-        let state: String
+        var state: String
         if let preview {
             let delta = (preview.targetSeconds - preview.fromSeconds).rounded()
             state = "Jump to \(TimeText.clock(preview.targetSeconds)) (\(delta < 0 ? "\u{2212}" : "+")\(TimeText.clock(abs(delta))))"
         } else {
             state = player.hasSession ? InterfaceText.playerState(player) : playMeaning().text
         }
+        if preview == nil && player.isPlaying && model.headphonesConnected == true { state = "Playing on headphones" }
         let advice = preview == nil ? playerAdvice() : nil
         let layout = playerLayout(area: area, title: title, state: state, advice: advice)
 
