@@ -10,16 +10,30 @@ extension Canvas {
         case .removeDownload: "Remove a download"
         }
         let top = header(name)
-        let stripTop = playStrip()
-        let viewport = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: stripTop - space.m - top)
+        // A moment's question: no PLAY strip here, so the question, what it means and both answers fit.
+        let viewport = Rect(x: edge, y: top, width: screenWidth - 2 * edge, height: screenHeight - space.m - top)
         let width = viewport.width
-        let blocks = [
-            paragraph("confirm.question", texts.question, width: width, style: type.heading, color: palette.textPrimary, gap: 0),
-            paragraph("confirm.detail", texts.detail, width: width, style: tokens.reading, color: palette.textSecondary, gap: space.s),
-            buttonBlock("confirm.keep", texts.keep, key: .keep, width: width, gap: space.l),
-            buttonBlock("confirm.confirm", texts.confirm, key: .confirm, width: width, gap: space.s, attention: true),
-        ]
-        list(blocks, in: viewport, focus: focused, anchor: .focus(fraction: 0.8))
+        let keep = buttonBlock("confirm.keep", texts.keep, key: .keep, width: width, gap: space.l)
+        let confirm = buttonBlock("confirm.confirm", texts.confirm, key: .confirm, width: width, gap: space.s, attention: true)
+        // The question, what it means and "Keep" are one stop, seen together; the type steps down to fit.
+        var question = paragraph("confirm.question", texts.question, width: width, style: type.heading, color: palette.textPrimary, gap: 0)
+        var detail = paragraph("confirm.detail", texts.detail, width: width, style: tokens.reading, color: palette.textSecondary, gap: space.s)
+        for (questionStyle, detailStyle) in [(type.heading, tokens.reading), (tokens.rowTitle, tokens.reading), (tokens.rowTitle, type.caption)] {
+            question = paragraph("confirm.question", texts.question, width: width, style: questionStyle, color: palette.textPrimary, gap: 0)
+            detail = paragraph("confirm.detail", texts.detail, width: width, style: detailStyle, color: palette.textSecondary, gap: space.s)
+            if question.height + detail.gap + detail.height + keep.gap + keep.height + confirm.gap + confirm.height <= viewport.height { break }
+        }
+        let parts = [question, detail, keep]
+        let height = parts.reduce(0.0) { $0 + $1.gap + $1.height }
+        let hero = Block(id: "confirm.hero", key: .keep, height: height, gap: 0) { canvas, frame, focused in
+            var y = frame.y
+            for part in parts {
+                y += part.gap
+                part.draw(&canvas, Rect(x: frame.x, y: y, width: frame.width, height: part.height), focused)
+                y += part.height
+            }
+        }
+        list([hero, confirm], in: viewport, focus: focused, anchor: .focus(fraction: 0.8))
     }
 
     mutating func noticeScreen(_ id: Int64) {
