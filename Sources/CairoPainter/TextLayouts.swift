@@ -96,6 +96,28 @@ final class TextLayouts {
         for id in byNode.keys where !ids.contains(id) { byNode[id] = nil }
     }
 
+    /// The width in pixels of `run` laid out on one line (no wrapping): for layouts that reflow.
+    func singleLineWidth(of run: TextRun) -> Double {
+        var key = LayoutKey(run)
+        key.width = 1_000_000
+        key.maxLines = 1
+        key.truncation = .none
+        let layout = makeLayout(key)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(layout, &ink, &logical)
+        return Double(logical.width) / Double(PANGO_SCALE)
+    }
+
+    /// Lines `run` wraps to at its frame's width, with no line cap: for layouts that reflow.
+    func wrappedLineCount(of run: TextRun) -> Int {
+        var key = LayoutKey(run)
+        key.truncation = .none
+        let layout = makeLayout(key)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        return Int(pango_layout_get_line_count(layout))
+    }
+
     /// Glyphs the fonts could not draw (shown as boxes) in a fresh layout of `run`: for tests.
     func unknownGlyphs(in run: TextRun) -> Int {
         let layout = makeLayout(LayoutKey(run))

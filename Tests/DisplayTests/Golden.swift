@@ -19,7 +19,11 @@ enum Golden {
         return String(cString: value) == "1"
     }
 
-    static func check(_ frame: Frame, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// The interface's goldens (every screen), beside the display's.
+    static let interfaceFolder = RepositoryPaths.root + "/Tests/Goldens/Interface"
+
+    static func check(_ frame: Frame, _ name: String, folder: String = Golden.folder,
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = "\(folder)/\(name).png"
         let actualPath = "\(folder)/\(name).actual.png", diffPath = "\(folder)/\(name).diff.png"
         _ = unlink(actualPath)

@@ -19,6 +19,9 @@ public enum ScreenKind: String, Equatable, Hashable, Sendable, CaseIterable {
     case notice
     /// The resting face the box shows after a while with the screen still lit (a clock, a glow).
     case idle
+    /// A question before something that cannot be undone ("Delete all practice history?"): the knob
+    /// chooses an answer, a press gives it, BACK keeps things as they are.
+    case confirm
 }
 
 /// What a control means on the current screen. The UI core (a later issue) performs it.
@@ -133,7 +136,7 @@ public struct ControlMapper: Equatable, Sendable {
         case (.knob, .longPress):
             switch screen {
             case .home, .detail, .player, .transcript, .history: return .contextAction
-            case .settings, .resumeOffer, .notice, .idle: return nil
+            case .settings, .resumeOffer, .notice, .idle, .confirm: return nil
             }
         default:
             return nil // releases after a long press, repeats
@@ -159,7 +162,7 @@ public struct ControlMapper: Equatable, Sendable {
             return .seekPreview(seconds: steps * seekSecondsPerDetent * KnobAcceleration.multiplier(for: detent.interval))
         case .transcript, .notice:
             return .scroll(by: steps)
-        case .home, .detail, .history, .settings, .resumeOffer:
+        case .home, .detail, .history, .settings, .resumeOffer, .confirm:
             return .focus(by: steps)
         case .idle:
             return .home

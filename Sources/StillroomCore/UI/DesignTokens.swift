@@ -218,19 +218,41 @@ public struct DesignTokens: Hashable, Sendable {
     /// The screen these tokens are for.
     public var screen: PixelSize
 
+    /// How much the text-size setting multiplies the type scale: 1 (regular), 1.25 (large), 1.5 (largest).
+    public var textScale: Double
+
     /// Tokens for a screen: spacing follows the screen's size against 800×480; type shrinks more
     /// gently, so small panels keep readable text; large text multiplies the type by 1.25.
     public init(appearance: Appearance, screen: PixelSize, largeText: Bool = false) {
+        self.init(appearance: appearance, screen: screen, textScale: largeText ? Self.textScale(.large) : 1)
+    }
+
+    /// Tokens for a screen and one of the three text-size steps of the settings.
+    public init(appearance: Appearance, screen: PixelSize, textSize: Settings.TextSize) {
+        self.init(appearance: appearance, screen: screen, textScale: Self.textScale(textSize))
+    }
+
+    private init(appearance: Appearance, screen: PixelSize, textScale: Double) {
         let scale = min(Double(screen.width) / 800, Double(screen.height) / 480)
         let spaceFactor = max(0.4, scale)
-        let typeFactor = (0.35 + 0.65 * scale) * (largeText ? 1.25 : 1)
+        let typeFactor = (0.35 + 0.65 * scale) * textScale
         self.appearance = appearance
         self.palette = .of(appearance)
         self.type = TypeScale.reference.scaled(by: typeFactor)
         self.spacing = Spacing.reference.scaled(by: spaceFactor)
         self.radii = Radii.reference.scaled(by: spaceFactor)
-        self.largeText = largeText
+        self.largeText = textScale > 1
+        self.textScale = textScale
         self.hairline = max(1, (2 * spaceFactor).rounded())
         self.screen = screen
+    }
+
+    /// The type multiplier of each text-size step.
+    public static func textScale(_ size: Settings.TextSize) -> Double {
+        switch size {
+        case .regular: return 1
+        case .large: return 1.25
+        case .largest: return 1.5
+        }
     }
 }

@@ -1,0 +1,63 @@
+/// What the interface asks the daemon to do. The interface decides; the daemon performs (the player,
+/// the store, the download manager, the loop's timers, the display's power, the voice).
+public enum InterfaceEffect: Equatable, Sendable {
+    /// Start a session from its beginning (`PlayerEvent.play`).
+    case play(sessionID: String)
+    /// Play or pause the current session (`PlayerEvent.toggle`).
+    case toggle
+    case acceptResume
+    case dismissResume
+    /// Commit a seek (`PlayerEvent.seek`, the seconds converted to frames).
+    case seek(toSeconds: Double)
+    /// End the current session (`PlayerEvent.stop`).
+    case stop
+    case setFavourite(sessionID: String, Bool)
+    /// `Settings.set(key, to: value)`, then store it.
+    case changeSetting(key: String, value: String)
+    /// Store the reminder choice (issue 11 plans and fires it).
+    case setReminder(enabled: Bool, minuteOfDay: Int)
+    case startDownload(sessionID: String)
+    case cancelDownload(sessionID: String)
+    /// Remove a downloaded copy; the owner has confirmed it.
+    case removeDownload(sessionID: String)
+    /// Delete practice history; the owner has confirmed it.
+    case deleteHistory(HistoryDeletion)
+    case dismissNotice(id: Int64)
+    /// Arm the timer of `kind` (one per kind: a new one replaces the old) to call
+    /// `Interface.handle(timer:model:now:)` at `at`.
+    case scheduleTimer(InterfaceTimer, at: MonotonicInstant)
+    case cancelTimer(InterfaceTimer)
+    /// Light, dim or blank the screen. No drawing while off.
+    case setScreenPower(ScreenPower)
+    /// Say this (when spoken labels are on; the interface only asks then).
+    case speak(String)
+    /// A route change for the player (`PlayerEvent.headphones`).
+    case headphones(connected: Bool)
+    /// Stop the daemon (the simulator's `q`).
+    case quit
+}
+
+/// The timers the interface asks for.
+public enum InterfaceTimer: String, Equatable, Hashable, Sendable, CaseIterable {
+    /// The knob has rested: commit the seek preview.
+    case seekCommit
+    /// No touch for `dim-after` seconds: dim, and show the clock face unless a session is playing.
+    case dim
+    /// No touch for `dark-after` seconds: blank the screen.
+    case dark
+}
+
+/// How lit the screen is.
+public enum ScreenPower: String, Equatable, Hashable, Sendable {
+    case on
+    /// Lit, but low: the clock face, or the player while it plays.
+    case dim
+    /// Blanked (DPMS off): only PLAY acts; any other touch only wakes it.
+    case off
+}
+
+/// Which practice history to delete.
+public enum HistoryDeletion: Equatable, Hashable, Sendable {
+    case all
+    case run(id: Int64)
+}

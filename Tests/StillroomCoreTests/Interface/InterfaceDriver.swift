@@ -1,0 +1,122 @@
+import DeviceFakes
+import StillroomCore
+
+/// The interface as the daemon will run it: scripted input → control mapper → interface, with the
+/// effects applied to the model the way the daemon would (a small stand-in for the player, the store
+/// and the download manager) and timers kept on a manual clock.
+final class InterfaceDriver {
+    var model: InterfaceModel
+    var interface = Interface()
+    var mapper = ControlMapper()
+    let input = ScriptedInput(loop: nil, jackAtStart: nil)
+    var now: MonotonicInstant
+    /// Every effect so far, in order.
+    private(set) var effects: [InterfaceEffect] = []
+    /// Armed timers by kind.
+    private(set) var timers: [InterfaceTimer: MonotonicInstant] = [:]
+    private(set) var power: ScreenPower = .on
+
+    init(model: InterfaceModel = InterfaceSamples.model(), now: MonotonicInstant = InterfaceSamples.now) {
+        self.model = model
+        self.now = now
+        try! input.start { [unowned self] event in self.feed(event) }
+        apply(interface.start(model: model, now: now))
+    }
+
+    var screen: Screen { interface.screen }
+    var kind: ScreenKind { interface.screenKind(model) }
+    var focus: FocusKey? { interface.focus(model) }
+
+    /// Effects since `mark()`.
+    private var marked = 0
+    func mark() { marked = effects.count }
+    var recent: [InterfaceEffect] { Array(effects[marked...]) }
+
+    // MARK: Input, as the hardware would send it
+
+    func press(_ control: Control) { input.press(control) }
+    func hold(_ control: Control) { input.hold(control) }
+    /// `detents` turns, 150 ms apart, with time moving on.
+    func turn(_ detents: Int) {
+        for _ in 0..<abs(detents) {
+            advance(by: .milliseconds(150))
+            input.turn(detents > 0 ? 1 : -1, at: now)
+        }
+    }
+
+    func feed(_ event: InputEvent) {
+        guard let action = mapper.action(for: event, on: interface.screenKind(model), dark: interface.isDark) else { return }
+        apply(interface.handle(action, model: model, now: now))
+    }
+
+    /// Moves the clock on, firing due timers in order.
+    func advance(by duration: Duration) {
+        let end = now + duration
+        while let (kind, at) = timers.filter({ $0.value <= end }).min(by: { $0.value < $1.value }) {
+            now = max(now, at)
+            timers[kind] = nil
+            apply(interface.handle(timer: kind, model: model, now: now))
+        }
+        now = end
+    }
+
+    /// Changes the model as the daemon would, and tells the interface.
+    func update(_ change: (inout InterfaceModel) -> Void) {
+        change(&model)
+        apply(interface.update(model: model, now: now))
+    }
+
+    // MARK: The daemon's side
+
+    func apply(_ new: [InterfaceEffect]) {
+        effects += new
+        for effect in new {
+            switch effect {
+            case .scheduleTimer(let kind, let at): timers[kind] = at
+            case .cancelTimer(let kind): timers[kind] = nil
+            case .setScreenPower(let value): power = value
+            case .play(let id):
+                let session = model.session(id)!
+                model.player = InterfaceModel.PlayerInfo(phase: .playing, sessionID: id, title: session.title, positionSeconds: 0,
+                                                         positionAt: now, lengthSeconds: session.durationSeconds)
+                model.transcript = id == "steady-breath" ? InterfaceSamples.transcript : nil
+                model.breathCues = id == "steady-breath" ? InterfaceSamples.breathCues : nil
+            case .toggle:
+                model.player.positionSeconds = model.player.position(at: now)
+                model.player.positionAt = now
+                model.player.phase = model.player.phase == .playing ? .paused : .playing
+                model.player.pauseReason = model.player.phase == .paused ? .user : nil
+            case .acceptResume:
+                guard let offer = model.player.resumeOffer else { break }
+                let session = model.session(offer.position.sessionID)!
+                model.player = InterfaceModel.PlayerInfo(phase: .playing, sessionID: session.id, title: session.title,
+                                                         positionSeconds: offer.position.seconds, positionAt: now,
+                                                         lengthSeconds: session.durationSeconds)
+            case .dismissResume: model.player.resumeOffer = nil
+            case .seek(let seconds):
+                model.player.positionSeconds = seconds
+                model.player.positionAt = now
+            case .stop: model.player = InterfaceModel.PlayerInfo()
+            case .setFavourite(let id, let on):
+                if let index = model.sessions.firstIndex(where: { $0.id == id }) { model.sessions[index].isFavourite = on }
+            case .changeSetting(let key, let value): try! model.settings.set(key, to: value)
+            case .setReminder(let enabled, let minute): model.reminder = .init(enabled: enabled, minuteOfDay: minute)
+            case .startDownload(let id):
+                if let index = model.sessions.firstIndex(where: { $0.id == id }) {
+                    model.sessions[index].download = DownloadStatus(sessionID: id, state: .queued, bytesTotal: model.sessions[index].downloadBytes)
+                }
+            case .cancelDownload(let id), .removeDownload(let id):
+                if let index = model.sessions.firstIndex(where: { $0.id == id }) {
+                    model.sessions[index].download = DownloadStatus(sessionID: id, state: .available, bytesTotal: model.sessions[index].downloadBytes)
+                }
+            case .deleteHistory(.all): model.history = InterfaceModel.HistorySummary()
+            case .deleteHistory(.run(let id)): model.history.recent.removeAll { $0.runID == id }
+            case .dismissNotice(let id): model.notices.removeAll { $0.id == id }
+            case .speak, .headphones, .quit: break
+            }
+        }
+        // The daemon hands every changed model back.
+        let more = interface.update(model: model, now: now)
+        if !more.isEmpty { apply(more) }
+    }
+}
