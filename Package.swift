@@ -61,7 +61,7 @@ let package = Package(
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
             "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
-            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader",
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
         // The maintenance CLI: shares only the control protocol with the daemon; reads the database
@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
         .testTarget(name: "InputBackendTests", dependencies: [
-            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
         .testTarget(name: "ContentTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),

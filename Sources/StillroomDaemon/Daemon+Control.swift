@@ -8,6 +8,10 @@ import StillroomCore
 /// says what to do; none blocks the loop.
 extension Daemon {
     func handle(_ request: ControlRequest, from peer: PeerCredentials) -> Result<JSONValue, ControlError> {
+        defer {
+            storedChanged = true // a command may have changed favourites, notices or settings
+            refreshModel()
+        }
         switch request.command {
         case "status": return .success(statusJSON())
         case "play": return playCommand(request)

@@ -24,6 +24,7 @@ extension Daemon {
             }
             manager.bundledSessionIDs = Set(content.catalog.sessions.map(\.id))
             manager.onChange = { [unowned self] id in downloadChanged(id) }
+            manager.onManifestsChanged = { [unowned self] in refreshModel() }
             manager.start()
             manager.refreshManifests()
             downloads = manager
@@ -35,6 +36,11 @@ extension Daemon {
     private func downloadChanged(_ id: ContentID) {
         guard let status = downloads?.status(of: id) else { return }
         logger.debug("download \(id): \(status.summary())")
+        if status.state == .failed, let failure = status.failure {
+            _ = try? store.addNotice(kind: .downloadFailed, message: "\(id): \(failure.reason) \(failure.advice)", now: wallMilliseconds)
+            storedChanged = true
+        }
+        refreshModel()
     }
 
     /// A session from the catalog, or from a manifest.

@@ -45,25 +45,28 @@ extension Daemon {
             case let other: return .failure(ControlError(.invalidArgument, "--format takes json or csv, got \"\(other)\""))
             }
         case "delete":
-            return deleteHistory(request)
+            if let run = request.arguments["run"]?.integerValue { return deleteHistory(run: Int64(run)) }
+            guard request.arguments["all"]?.boolValue == true else {
+                return .failure(ControlError(.invalidArgument, "say which: --run ID, or --all --yes"))
+            }
+            return deleteHistory(run: nil)
         case let other:
             return .failure(ControlError(.invalidArgument, "unknown history view \"\(other)\""))
         }
     }
 
-    private func deleteHistory(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+    /// Deletes one run, or all of them (`run` nil), and purges them from the files.
+    func deleteHistory(run: Int64?) -> Result<JSONValue, ControlError> {
+        defer { refreshModel(historyChanged: true) }
         do {
-            if let run = request.arguments["run"]?.integerValue {
-                guard try store.deletePracticeRun(id: Int64(run)) else {
+            if let run {
+                guard try store.deletePracticeRun(id: run) else {
                     return .failure(ControlError(.notFound, "no practice run \(run); see stillroomctl history recent"))
                 }
-                if ledger.open?.record.id == Int64(run) { ledger = PracticeLedger() }
+                if ledger.open?.record.id == run { ledger = PracticeLedger() }
                 try store.purgeDeletedData()
                 logger.notice("practice history: run \(run) deleted")
                 return .success(.object(["deleted": .number(1)]))
-            }
-            guard request.arguments["all"]?.boolValue == true else {
-                return .failure(ControlError(.invalidArgument, "say which: --run ID, or --all --yes"))
             }
             let count = try store.deleteAllPracticeRuns()
             ledger = PracticeLedger() // the run in progress goes too; listening from now on starts a new one

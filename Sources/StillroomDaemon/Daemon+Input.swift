@@ -54,45 +54,11 @@ extension Daemon {
         if options.input == .terminal { TerminalInput.restoreTerminal() }
     }
 
-    /// One event from any backend.
+    /// One event from any backend: mapped to an action on the screen showing, then performed by the
+    /// interface. Every event is also activity for the screen's dim timers (the interface's business).
     func handleInput(_ event: InputEvent) {
         guard let action = controlMapper.action(for: event, on: screenKind, dark: screenIsDark) else { return }
-        perform(action)
-    }
-
-    /// The screen the controls act on. (The interface decides this once it draws screens; until then it
-    /// follows the player.)
-    var screenKind: ScreenKind {
-        if player.resumeOffer != nil { return .resumeOffer }
-        return player.sessionID == nil ? .home : .player
-    }
-
-    var screenIsDark: Bool { false }
-
-    func perform(_ action: ControlAction) {
-        switch action {
-        case .playPause:
-            if player.sessionID == nil && player.resumeOffer == nil, let session = content.catalog.firstBootSession {
-                _ = play(sessionID: session.id)
-            } else {
-                apply(.toggle)
-            }
-        case .acceptResume: apply(.acceptResume)
-        case .dismissResume: apply(.dismissResume)
-        case .seekPreview(let seconds) where player.sampleRate > 0:
-            apply(.seekBy(frames: Int64(seconds) * Int64(player.sampleRate)))
-        case .headphones(let connected):
-            apply(.headphones(connected: connected))
-            applySettings() // the headphone cap
-        case .quit:
-            logger.notice("stopping: quit from the terminal")
-            notifier.stopping()
-            loop.stop()
-        case .back, .home:
-            if player.phase == .paused || player.phase == .ended { apply(.stop) }
-        default:
-            break
-        }
+        handleInputAction(action)
     }
 
     private func startJackMonitor(card: String, control: String) {

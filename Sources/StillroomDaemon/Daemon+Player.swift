@@ -22,6 +22,13 @@ extension Daemon {
             logTransition()
             reminderFollowsPlayer()
         }
+        // The screen extrapolates the position between reports; redraw for a new second, not every report.
+        if case .heard = event {
+            let second = Int(player.positionSeconds)
+            if second == lastShownSecond { return }
+            lastShownSecond = second
+        }
+        refreshModel()
     }
 
     /// Starts a session from the library (from the beginning).

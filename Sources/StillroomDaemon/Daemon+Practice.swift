@@ -60,6 +60,7 @@ extension Daemon {
     }
 
     func perform(_ effects: [PracticeLedger.Effect]) {
+        if !effects.isEmpty { historySummary = nil } // the history screen reads runs that just changed
         for effect in effects {
             guard case .save(let record) = effect else { continue }
             do {

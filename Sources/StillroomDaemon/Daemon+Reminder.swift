@@ -62,6 +62,10 @@ extension Daemon {
                 }
             case .glow:
                 logger.info("reminder: a silent card (sound not allowed now)")
+                _ = try? store.addNotice(kind: .reminder, message: "Time for your practice.", now: wallMilliseconds)
+                storedChanged = true
+                screen?.setScreenOn(true) // the gentle glow: the screen lights with the card
+                refreshModel()
             case .firedOn(let day):
                 try? store.setSetting(Self.reminderFiredDayKey, to: day.description, now: wallMilliseconds)
             }

@@ -1,6 +1,7 @@
 import ALSAAudio
 import ControlProtocol
 import ControlSocket
+import DisplayPipeline
 import CurlDownloader
 import DeviceFakes
 import Devices
@@ -44,6 +45,22 @@ public final class Daemon {
     var reminderRecheck: LoopTimer!
     /// When the current pause began (a reminder waits for a long enough pause).
     var pausedSince: MonotonicInstant?
+    // The interface and the screen.
+    var ui = Interface()
+    var model = InterfaceModel()
+    var screen: ScreenDriver?
+    var sceneBuilder: InterfaceScene?
+    var previewWriter: TerminalPreviewWriter?
+    var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]
+    var minuteTimer: WallClockTimer?
+    var historySummary: InterfaceModel.HistorySummary?
+    var favouritesCache: Set<String>?
+    var noticesCache: [InterfaceModel.Notice]?
+    /// Favourites or notices changed in the store: re-read them at the next model refresh.
+    var storedChanged = false
+    var lastShownSecond = -1
+    var transcriptCache: (id: String, transcript: Transcript?)?
+    var breathCueCache: (id: String, track: BreathCueTrack?)?
     var breathingTimer: BreathingTimer?
     var breathingTimerEnd: LoopTimer!
     var timerStartedWall: UnixMilliseconds?
@@ -104,6 +121,7 @@ public final class Daemon {
         try startDownloads()
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
+        try startInterface()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -142,6 +160,7 @@ public final class Daemon {
         finishBreathingTimer(completed: false)
         engine.stop()
         stopInput()
+        stopInterface()
         downloads?.shutDown()
         controlServer?.shutDown()
         watchdogTimer?.cancel()
@@ -167,7 +186,7 @@ public final class Daemon {
         try Directories.checkReadable(options.contentDirectory, purpose: "content directory")
         try Directories.checkReadableFile(options.contentDirectory + "/catalog.json", purpose: "catalog")
         try Directories.prepareWritable(Directories.parent(of: options.socketPath), purpose: "socket directory")
-        if case .png(let path) = options.display {
+        if case .png(let path, _) = options.display {
             try Directories.prepareWritable(Directories.parent(of: path), purpose: "screenshot directory")
         }
         if options.input != .none {

@@ -1,14 +1,5 @@
+import DisplayPipeline
 import StillroomCore
-
-/// Where the screen goes.
-public enum DisplayTarget: Equatable, Sendable {
-    /// A DRM/KMS device (the real panel).
-    case drm
-    /// An offscreen surface written as PNG to this path whenever the frame changes.
-    case png(String)
-    /// No screen: audio and controls only.
-    case none
-}
 
 /// Where presses and turns come from.
 public enum InputSource: String, Equatable, Sendable, CaseIterable {
@@ -29,7 +20,9 @@ public struct DaemonOptions: Equatable, Sendable {
     public var contentDirectory = "/usr/share/stillroom/content"
     public var boardFile = "/etc/stillroom/board.conf"
     public var audioDevice = "default"
-    public var display: DisplayTarget = .drm
+    public var display: DisplaySpec = .drm
+    /// The terminal preview of the screen (the simulator): nil = when stdout is a terminal.
+    public var preview: Bool?
     public var input: InputSource = .gpio
     public var socketPath = "/run/stillroom/control.sock"
     public var simulator = false
@@ -51,7 +44,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --content-dir PATH    bundled content with catalog.json      [/usr/share/stillroom/content]
           --board PATH          board file: pins and controls          [/etc/stillroom/board.conf]
           --audio-device NAME   ALSA PCM to play on                    [default]
-          --display TARGET      drm | png:PATH | none                  [drm]
+          --display TARGET      drm | png:PATH | png@WxH:PATH | none   [drm]
+          --preview on|off      the screen previewed in the terminal   [on when stdout is a terminal]
           --input SOURCE        gpio | evdev | terminal | none         [gpio]
           --socket PATH         control socket for stillroomctl        [/run/stillroom/control.sock]
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
@@ -114,6 +108,10 @@ public struct DaemonOptions: Equatable, Sendable {
                 guard !device.isEmpty else { throw OptionsError("--audio-device needs a PCM name") }
                 options.audioDevice = device
             case "--display": options.display = try parseDisplay(try value())
+            case "--preview":
+                let text = try value()
+                guard text == "on" || text == "off" else { throw OptionsError("--preview: expected on or off, got \"\(text)\"") }
+                options.preview = text == "on"
             case "--manifest":
                 let url = try value()
                 guard (try? RemoteURL(parsing: url))?.isPermittedForDownload == true else {
@@ -139,17 +137,12 @@ public struct DaemonOptions: Equatable, Sendable {
         return .run(options)
     }
 
-    static func parseDisplay(_ text: String) throws(OptionsError) -> DisplayTarget {
-        switch text {
-        case "drm": return .drm
-        case "none": return .none
-        default:
-            guard text.hasPrefix("png:") else {
-                throw OptionsError("--display: expected drm, png:PATH or none, got \"\(text)\"")
-            }
-            let path = String(text.dropFirst(4))
-            guard !path.isEmpty else { throw OptionsError("--display png: needs a path, as in png:/tmp/screen.png") }
-            return .png(path)
+    static func parseDisplay(_ text: String) throws(OptionsError) -> DisplaySpec {
+        if text == "png:" { throw OptionsError("--display png: needs a path, as in png:/tmp/screen.png") }
+        do {
+            return try DisplaySpec(parsing: text)
+        } catch {
+            throw OptionsError("--display: expected drm, png:PATH, png@WxH:PATH or none, got \"\(text)\"")
         }
     }
 
@@ -158,7 +151,7 @@ public struct DaemonOptions: Equatable, Sendable {
     mutating func applySimulatorDefaults(except explicit: Set<String>) {
         if !explicit.contains("--data-dir") { dataDirectory = ".sim/data" }
         if !explicit.contains("--content-dir") { contentDirectory = "Content" }
-        if !explicit.contains("--display") { display = .png(".sim/screen.png") }
+        if !explicit.contains("--display") { display = .png(path: ".sim/screen.png", size: DisplaySpec.defaultPNGSize) }
         if !explicit.contains("--input") { input = .terminal }
         if !explicit.contains("--socket") { socketPath = ".sim/control.sock" }
         // A paced fake speaker works on any machine; `--audio-device default` plays through the desktop's ALSA.

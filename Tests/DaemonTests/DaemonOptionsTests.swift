@@ -1,3 +1,4 @@
+import StillroomCore
 import StillroomDaemon
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
         #expect(options.contentDirectory == "/c")
         #expect(options.boardFile == "/b.conf")
         #expect(options.audioDevice == "hw:CARD=Headphones")
-        #expect(options.display == .png("/tmp/s.png"))
+        #expect(options.display == .png(path: "/tmp/s.png", size: PixelSize(width: 800, height: 480)))
         #expect(options.input == .evdev)
         #expect(options.socketPath == "/s.sock")
         #expect(options.logThreshold == .debug)
@@ -43,7 +44,7 @@ import Testing
         (["--data-dir"], "--data-dir needs a value"),
         (["--data-dir", "--simulator"], "--data-dir needs a value"),
         (["--data-dir="], "--data-dir needs a non-empty path"),
-        (["--display", "hdmi"], "--display: expected drm, png:PATH or none, got \"hdmi\""),
+        (["--display", "hdmi"], "--display: expected drm, png:PATH, png@WxH:PATH or none, got \"hdmi\""),
         (["--display", "png:"], "--display png: needs a path, as in png:/tmp/screen.png"),
         (["--input", "mouse"], "--input: expected gpio, evdev, terminal or none, got \"mouse\""),
         (["--audio-device="], "--audio-device needs a PCM name"),

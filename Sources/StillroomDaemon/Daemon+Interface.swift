@@ -1,0 +1,258 @@
+import CairoPainter
+import DeviceFakes
+import Devices
+import DisplayPipeline
+import EspeakSpeech
+import EventLoop
+import FoundationEssentials
+import Glibc
+import SQLiteStore
+import StillroomCore
+
+/// The screens: the interface core decides what is shown and what a control does; the daemon feeds it a
+/// model of the box, performs its effects, and draws its scenes on the display (DRM, or a PNG in the
+/// simulator, previewed in the terminal).
+extension Daemon {
+    func startInterface() throws(StartupError) {
+        refreshModel(historyChanged: true)
+        for kind in InterfaceTimer.allCases {
+            interfaceTimers[kind] = loop.makeTimer { [unowned self] in
+                perform(ui.handle(timer: kind, model: model, now: loop.now))
+                screen?.invalidate()
+            }
+        }
+        minuteTimer = loop.makeWallClockTimer { [unowned self] in
+            refreshModel()
+            scheduleNextMinute()
+        }
+        scheduleNextMinute()
+        try openDisplay()
+        perform(ui.start(model: model, now: loop.now))
+    }
+
+    private func openDisplay() throws(StartupError) {
+        let display: Display?
+        do {
+            display = try options.display.open(loop: loop)
+        } catch {
+            logger.warning("display: \(error); the box carries on without a screen")
+            return
+        }
+        guard let display else { return }
+        let painter: ScenePainter
+        do {
+            painter = try ScenePainter(size: display.size)
+        } catch {
+            throw StartupError("display: \(error)")
+        }
+        let builder = InterfaceScene(measurer: painter.textMeasurer)
+        sceneBuilder = builder
+        let driver = ScreenDriver(loop: loop, display: display, painter: painter) { [unowned self] now in
+            builder.scene(ui, model: model, size: display.size, now: now)
+        }
+        driver.onError = { [logger] error in logger.error("display: \(error)") }
+        screen = driver
+        if let offscreen = display as? OffscreenDisplay, options.preview ?? (isatty(STDOUT_FILENO) == 1) {
+            let writer = TerminalPreviewWriter(loop: loop)
+            offscreen.onFrameChanged = { writer.show($0) }
+            previewWriter = writer
+        }
+        logger.info("display: \(display.name), \(display.size.width)x\(display.size.height)")
+    }
+
+    func stopInterface() {
+        screen?.close()
+        for timer in interfaceTimers.values { timer.cancel() }
+        minuteTimer?.cancel()
+    }
+
+    /// One control action from any input backend.
+    func handleInputAction(_ action: ControlAction) {
+        perform(ui.handle(action, model: model, now: loop.now))
+        screen?.invalidate()
+    }
+
+    var screenKind: ScreenKind { ui.screenKind(model) }
+    var screenIsDark: Bool { ui.isDark }
+
+    /// Rebuilds the model after anything on screen may have changed, lets the interface react, redraws.
+    /// `historyChanged` when practice runs were written or deleted (the summary is cached otherwise).
+    func refreshModel(historyChanged: Bool = false) {
+        if historyChanged { historySummary = nil }
+        if storedChanged {
+            favouritesCache = nil
+            noticesCache = nil
+            storedChanged = false
+        }
+        let next = buildModel()
+        guard next != model else { return }
+        model = next
+        perform(ui.update(model: model, now: loop.now))
+        screen?.invalidate()
+    }
+
+    private func buildModel() -> InterfaceModel {
+        let favourites = favouritesCache ?? Set(((try? store.favorites()) ?? []).map(\.sessionID))
+        favouritesCache = favourites
+        let notices = noticesCache ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
+        noticesCache = notices
+        let remote = (downloads?.remoteSessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
+        let sessions = (content.catalog.sessions + remote).map { session in
+            InterfaceModel.SessionItem(session: session, download: downloads?.status(of: session.id),
+                                       isFavourite: favourites.contains(session.id.rawValue))
+        }
+        let summary = cachedHistorySummary()
+        let local = timeZone.rules.localDateTime(at: unixNow)
+        let reminderChoice = reminder.preference.map { InterfaceModel.ReminderChoice(enabled: $0.enabled, minuteOfDay: $0.minuteOfDay) }
+        let nextReminder = reminder.due.map { due -> String in
+            let at = timeZone.rules.localDateTime(at: due)
+            return "Reminder at \(Settings.clock(at.hour * 60 + at.minute))"
+        }
+        return InterfaceModel(
+            sessions: sessions, firstBootSessionID: content.catalog.firstBootSession?.id.rawValue,
+            player: InterfaceModel.PlayerInfo(player, positionAt: loop.now),
+            transcript: currentTranscript(), breathCues: currentBreathCues(), history: summary, settings: settings,
+            reminder: reminderChoice, notices: notices,
+            clock: InterfaceModel.LocalClock(local),
+            todayMinutes: summary.month?.days.first { $0.day == summary.today }?.amount.wholeMinutes ?? 0,
+            nextReminder: nextReminder, headphonesConnected: player.headphonesConnected)
+    }
+
+    private func cachedHistorySummary() -> InterfaceModel.HistorySummary {
+        if let historySummary { return historySummary }
+        let made = InterfaceModel.HistorySummary(practiceHistory())
+        historySummary = made
+        return made
+    }
+
+    /// The transcript of the session playing, parsed once per session.
+    private func currentTranscript() -> Transcript? {
+        guard let id = player.sessionID else { return nil }
+        if let cached = transcriptCache, cached.id == id { return cached.transcript }
+        var transcript: Transcript?
+        if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
+            let path: String? = switch session.transcript {
+            case .bundled(let relative): content.path(of: relative)
+            case .remote: downloads?.localFiles(for: contentID)?.transcript
+            }
+            if let path, let bytes = try? FileReading.bytes(path) { transcript = try? WebVTTParser.parse(bytes, fileName: path) }
+        }
+        transcriptCache = (id, transcript)
+        return transcript
+    }
+
+    /// The breath cues of the session playing, parsed once per session.
+    private func currentBreathCues() -> BreathCueTrack? {
+        guard let id = player.sessionID else { return nil }
+        if let cached = breathCueCache, cached.id == id { return cached.track }
+        var track: BreathCueTrack?
+        if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
+            let path: String? = switch session.breathCues {
+            case .bundled(let relative)?: content.path(of: relative)
+            case .remote?: downloads?.localFiles(for: contentID)?.breathCues
+            case nil: nil
+            }
+            if let path, let bytes = try? FileReading.bytes(path) {
+                track = try? BreathCueParser.parse(bytes, fileName: path, recordingSeconds: player.lengthSeconds > 0 ? player.lengthSeconds : 3600)
+            }
+        }
+        breathCueCache = (id, track)
+        return track
+    }
+
+    private func scheduleNextMinute() {
+        let next = (unixNow / 60 + 1) * 60
+        minuteTimer?.schedule(at: Date(timeIntervalSince1970: Double(next)))
+    }
+
+    // MARK: Effects
+
+    func perform(_ effects: [InterfaceEffect]) {
+        for effect in effects { perform(effect) }
+    }
+
+    private func perform(_ effect: InterfaceEffect) {
+        switch effect {
+        case .play(let id):
+            if let contentID = try? ContentID(validating: id) { _ = play(sessionID: contentID) }
+        case .toggle: apply(.toggle)
+        case .acceptResume: apply(.acceptResume)
+        case .dismissResume: apply(.dismissResume)
+        case .stop: apply(.stop)
+        case .seek(let seconds):
+            if player.sampleRate > 0 { apply(.seek(toFrame: Int64(seconds * Double(player.sampleRate)))) }
+        case .setFavourite(let id, let on):
+            if on {
+                _ = try? store.addFavorite(sessionID: id, now: wallMilliseconds)
+            } else {
+                _ = try? store.removeFavorite(sessionID: id)
+            }
+            storedChanged = true
+        case .changeSetting(let key, let value):
+            do {
+                try change(setting: key, to: value)
+            } catch {
+                logger.warning("setting \(key): \(error.message)")
+            }
+        case .setReminder(let enabled, let minute):
+            var preference = reminder.preference ?? ReminderPreferenceRecord(enabled: enabled, minuteOfDay: minute, weekdays: .all,
+                                                                             style: .chime, quietStartMinute: 0, quietEndMinute: 0,
+                                                                             updatedAt: wallMilliseconds)
+            preference.enabled = enabled
+            preference.minuteOfDay = minute
+            preference.updatedAt = wallMilliseconds
+            if (try? store.setReminderPreference(preference)) != nil {
+                perform(reminder.setPreference(preference, now: unixNow, rules: timeZone.rules))
+            }
+        case .startDownload(let id):
+            if let contentID = try? ContentID(validating: id) { try? downloads?.download(contentID) }
+        case .cancelDownload(let id):
+            if let contentID = try? ContentID(validating: id) { try? downloads?.cancel(contentID) }
+        case .removeDownload(let id):
+            if let contentID = try? ContentID(validating: id) {
+                if player.sessionID == id { apply(.stop) }
+                _ = try? downloads?.remove(contentID)
+            }
+        case .deleteHistory(let which):
+            switch which {
+            case .all: _ = deleteHistory(run: nil)
+            case .run(let id): _ = deleteHistory(run: id)
+            }
+        case .dismissNotice(let id):
+            _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
+            if reminder.cardShowing { reminder.cardSeen() }
+            storedChanged = true
+        case .scheduleTimer(let kind, let at):
+            interfaceTimers[kind]?.schedule(at: at)
+        case .cancelTimer(let kind):
+            interfaceTimers[kind]?.cancel()
+        case .setScreenPower(let power):
+            screen?.setScreenOn(power != .off)
+        case .speak(let text):
+            speakLabel(text)
+        case .headphones(let connected):
+            apply(.headphones(connected: connected))
+            applySettings() // the headphone cap
+        case .quit:
+            logger.notice("stopping: quit from the terminal")
+            notifier.stopping()
+            loop.stop()
+        }
+        switch effect {
+        case .deleteHistory: refreshModel(historyChanged: true)
+        case .scheduleTimer, .cancelTimer, .speak: break
+        default: refreshModel()
+        }
+    }
+
+    /// A spoken label (the interface asks only when spoken labels are on).
+    func speakLabel(_ text: String) {
+        guard settings.spokenLabels, !text.isEmpty else { return }
+        do {
+            let voice = try EspeakSynthesizer.shared()
+            engine.speak(try voice.synthesize(text), rate: voice.sampleRate)
+        } catch {
+            logger.warning("spoken label: \(error)")
+        }
+    }
+}
