@@ -1,4 +1,5 @@
 import ControlProtocol
+import CairoPainter
 import ControlSocket
 import EspeakSpeech
 import SQLiteStore
@@ -42,6 +43,7 @@ extension Daemon {
         case "downloads": return downloadsCommand(request)
         case "reminder": return reminderCommand(request)
         case "timer": return timerCommand(request)
+        case "screenshot": return screenshotCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
@@ -134,6 +136,21 @@ extension Daemon {
             .object(["key": .string(key), "value": .string(settings.value(of: key)),
                      "about": .string(Settings.explanations[key] ?? "")])
         })])
+    }
+
+    /// Writes what the screen shows now (the painter's frame: what DRM or the PNG got) to a PNG file.
+    private func screenshotCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        guard let path = request.argument("path"), path.hasPrefix("/"), path.hasSuffix(".png") else {
+            return .failure(ControlError(.invalidArgument, "screenshot needs an absolute path ending in .png"))
+        }
+        guard let screen else { return .failure(ControlError(.failed, "this box has no screen (stillroomd --display none)")) }
+        do {
+            try PNGImage.write(screen.painter.frame, to: path)
+        } catch {
+            return .failure(ControlError(.failed, "the screenshot was not written: \(error)"))
+        }
+        return .success(.object(["path": .string(path), "width": .number(Double(screen.painter.frame.width)),
+                                 "height": .number(Double(screen.painter.frame.height))]))
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).

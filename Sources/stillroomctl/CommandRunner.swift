@@ -1,4 +1,5 @@
 import ControlProtocol
+import Glibc
 import StillroomCore
 
 /// Turns a command line into a request, sends it (or answers from the database when the daemon is
@@ -44,6 +45,11 @@ struct CommandRunner {
                 let id = try oneWord("a session id")
                 return try daemonOrOffline("show", ["session": .string(id)], offline: { try Offline(invocation).show(id) },
                                            print: Output.session)
+            case "screenshot":
+                let file = try oneWord("a file name ending in .png")
+                guard file.hasSuffix(".png") else { throw UsageError("the screenshot file must end in .png") }
+                let absolute = file.hasPrefix("/") ? file : Self.currentDirectory() + "/" + file
+                return try daemon("screenshot", ["path": .string(absolute)], print: { "Saved \($0["path"]?.stringValue ?? absolute)" })
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
@@ -228,6 +234,12 @@ struct CommandRunner {
             if invocation.json { write(ControlCodec.json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]))) }
             fail(error.message, Self.status(for: error.code))
         }
+    }
+
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func status(for code: ControlError.Code) -> ExitStatus {

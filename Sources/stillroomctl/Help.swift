@@ -50,6 +50,7 @@ enum Help {
         Maintenance:
           doctor                      database, content, audio output, disk space, clock: ok or what to do
           say TEXT                    speak TEXT through the box (checks the speech path)
+          screenshot FILE.png         save what the screen shows now
 
         Options:
           --socket PATH      the control socket        [/run/stillroom/control.sock]
@@ -82,6 +83,7 @@ enum Help {
         "reminder": "Usage: stillroomctl reminder [set HH:MM [--days …] [--style chime|glow] [--quiet HH:MM-HH:MM] | off]\nA reminder never interrupts a session; when it may not sound (quiet hours, muted, night, no output) it is a silent card.",
         "timer": "Usage: stillroomctl timer [start [--minutes N] [--pattern 4-4|4-7-8|box|4-6] | stop]\nA silent breathing timer with a soft cue at the start and the end; its minutes count as silent practice (setting timer-counts).",
         "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
+        "screenshot": "Usage: stillroomctl screenshot FILE.png\nSaves what the screen shows now (the daemon writes the file, as its own user).",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]

@@ -97,6 +97,27 @@ import Testing
         harness.stop()
     }
 
+    @Test func aScreenshotIsWhatTheScreenShows() throws {
+        let harness = DaemonHarness()
+        let screenPath = harness.directory.file("screen.png")
+        harness.extraArguments = ["--display", "png@480x320:" + screenPath, "--preview", "off"]
+        harness.start()
+        let shot = harness.directory.file("shot.png")
+        let result = harness.ctl("screenshot", shot)
+        #expect(result.status == 0)
+        let bytes = Files.read(shot)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])) // a PNG
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 480 && height == 320)
+        #expect(harness.ctl("screenshot", "relative.txt").status == 2)
+        harness.stop()
+        let noScreen = DaemonHarness()
+        noScreen.start()
+        #expect(noScreen.ctl("screenshot", shot).stderr.contains("this box has no screen"))
+        noScreen.stop()
+    }
+
     @Test func garbageOversizedAndHalfWrittenLinesGetErrorsAndHarmNothing() throws {
         let harness = DaemonHarness()
         harness.start()
