@@ -24,6 +24,20 @@ extension Daemon {
         check("audio output", player.outputAvailable,
               player.outputAvailable ? "\(engine.sink.name)" : "\(engine.sink.name): \(player.outputProblem ?? "unavailable")",
               fix: "check the DAC's cable and `aplay -l`; the box retries every 2 s by itself")
+        switch options.input {
+        case .none:
+            check("input", true, "no controls (stillroomd --input none)")
+        default:
+            check("input", !inputBackends.isEmpty, inputBackends.map(\.name).joined(separator: ", "),
+                  fix: "check the board file (\(options.boardFile)) and the wiring; see docs/board.md")
+        }
+        if let screen {
+            check("display", !screen.failed, "\(screen.display.name), \(screen.display.size.width)x\(screen.display.size.height)"
+                  + (screen.isScreenOn ? "" : ", blanked"), fix: "check the panel's cable; see the log lines starting with \"display:\"")
+        } else {
+            check("display", options.display == .none, options.display == .none ? "no screen (stillroomd --display none)" : "not found",
+                  fix: "check the panel's cable and the DRM driver (dmesg | grep drm); the box keeps playing without a screen")
+        }
         let free = Self.freeBytes(options.dataDirectory)
         let reserve: Int64 = 64 << 20
         check("disk space", free >= reserve, "\(free >> 20) MB free in \(options.dataDirectory)",

@@ -1,0 +1,21 @@
+import TestSupport
+import Testing
+
+/// The bash completion completes commands and their words (run in a real bash).
+@Suite struct CompletionTests {
+    func complete(_ words: [String]) -> String {
+        let script = """
+            source '\(RepositoryPaths.root)/board/bash-completion/stillroomctl'
+            COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
+            _stillroomctl; echo "${COMPREPLY[*]}"
+            """
+        return Subprocess.run("/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin"]).stdout
+    }
+
+    @Test func commandsAndTheirWords() {
+        #expect(complete(["stillroomctl", "hist"]) == "history\n")
+        #expect(complete(["stillroomctl", "history", "ex"]) == "export\n")
+        #expect(complete(["stillroomctl", "timer", "start", "--pattern", "4-"]).contains("4-7-8"))
+        #expect(complete(["stillroomctl", "--json", "remi"]) == "reminder\n")
+    }
+}
