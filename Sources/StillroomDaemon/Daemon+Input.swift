@@ -57,8 +57,23 @@ extension Daemon {
     /// One event from any backend: mapped to an action on the screen showing, then performed by the
     /// interface. Every event is also activity for the screen's dim timers (the interface's business).
     func handleInput(_ event: InputEvent) {
+        if case .button(let control, let output) = event {
+            chord.button(control, output, at: loop.now)
+            if let due = chord.dueAt { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
+        }
         guard let action = controlMapper.action(for: event, on: screenKind, dark: screenIsDark) else { return }
         handleInputAction(action)
+    }
+
+    /// BACK and the knob held together for two seconds: spoken labels on or off, said aloud either way.
+    func chordTimerFired() {
+        guard chord.timerFired(at: loop.now) else { return }
+        controlMapper.swallow(.back)
+        controlMapper.swallow(.knob)
+        let on = !settings.spokenLabels
+        try? change(setting: "spoken-labels", to: on ? "on" : "off")
+        refreshModel()
+        speakNow(on ? "Spoken labels on." : "Spoken labels off.")
     }
 
     private func startJackMonitor(card: String, control: String) {

@@ -245,9 +245,19 @@ extension Daemon {
         }
     }
 
-    /// A spoken label (the interface asks only when spoken labels are on).
+    /// How long a label waits for a newer one: a quick spin of the knob speaks only where it stops.
+    static let labelSettle: Duration = .milliseconds(180)
+
+    /// A spoken label (the interface asks only when spoken labels are on), after a short settle.
     func speakLabel(_ text: String) {
         guard settings.spokenLabels, !text.isEmpty else { return }
+        pendingLabel = text
+        labelTimer.schedule(after: Self.labelSettle)
+    }
+
+    /// Speaks at once (cutting off an older label), through the engine's mixer.
+    func speakNow(_ text: String) {
+        labelsSpoken += 1
         do {
             let voice = try EspeakSynthesizer.shared()
             engine.speak(try voice.synthesize(text), rate: voice.sampleRate)

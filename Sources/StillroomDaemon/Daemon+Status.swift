@@ -22,6 +22,7 @@ extension Daemon {
                 "problem": player.outputProblem.map { .string($0) } ?? .null,
             ]),
             "daemon": .bool(true),
+            "spokenLabels": .number(Double(labelsSpoken)),
         ]
         if case .failed(let message) = player.phase { status["error"] = .string(message) }
         if let offer = player.resumeOffer {

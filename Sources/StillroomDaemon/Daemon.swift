@@ -39,6 +39,13 @@ public final class Daemon {
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
     var controlMapper = ControlMapper()
+    var chord = ChordDetector()
+    var chordTimer: LoopTimer!
+    /// A label waiting out the debounce (a burst of knob turns speaks only the last item).
+    var pendingLabel: String?
+    /// Labels spoken since start (for status and tests).
+    var labelsSpoken = 0
+    var labelTimer: LoopTimer!
     var downloads: DownloadManager?
     var reminder = ReminderMachine(preference: nil, firedDay: nil)
     var reminderTimer: WallClockTimer!
@@ -117,6 +124,11 @@ public final class Daemon {
             throw StartupError("cannot route signals: \(error)")
         }
         startWatchdog()
+        chordTimer = loop.makeTimer { [unowned self] in chordTimerFired() }
+        labelTimer = loop.makeTimer { [unowned self] in
+            if let label = pendingLabel { speakNow(label) }
+            pendingLabel = nil
+        }
         try startInput()
         try startDownloads()
         startReminder()

@@ -82,6 +82,10 @@ public struct ControlMapper: Equatable, Sendable {
         self.spinGap = spinGap
     }
 
+    /// Ignores the rest of `control`'s current press (its long press, repeats and release): used when the
+    /// press was part of a chord that already acted.
+    public mutating func swallow(_ control: Control) { swallowed.insert(control) }
+
     /// The action for `event` on `screen`; `dark` is whether the screen is off (blanked). Nil: nothing.
     /// Every event is still activity for the screen's dim timer; that is the daemon's business.
     public mutating func action(for event: InputEvent, on screen: ScreenKind, dark: Bool) -> ControlAction? {
