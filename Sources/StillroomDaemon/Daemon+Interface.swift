@@ -68,6 +68,7 @@ extension Daemon {
 
     /// One control action from any input backend.
     func handleInputAction(_ action: ControlAction) {
+        if !readingQueue.isEmpty && action != .wake { stopReading() }
         perform(ui.handle(action, model: model, now: loop.now))
         screen?.invalidate()
     }
@@ -230,6 +231,8 @@ extension Daemon {
             screen?.setScreenOn(power != .off)
         case .speak(let text):
             speakLabel(text)
+        case .readTranscript(let cue):
+            readTranscriptAloud(from: cue)
         case .headphones(let connected):
             apply(.headphones(connected: connected))
             applySettings() // the headphone cap
@@ -240,7 +243,7 @@ extension Daemon {
         }
         switch effect {
         case .deleteHistory: refreshModel(historyChanged: true)
-        case .scheduleTimer, .cancelTimer, .speak: break
+        case .scheduleTimer, .cancelTimer, .speak, .readTranscript: break
         default: refreshModel()
         }
     }
@@ -255,14 +258,40 @@ extension Daemon {
         labelTimer.schedule(after: Self.labelSettle)
     }
 
+    /// Reads the current session's transcript aloud, a cue at a time, from `cue` on. The recording pauses
+    /// first (one voice at a time); any control stops the reading.
+    func readTranscriptAloud(from cue: Int) {
+        guard let transcript = model.transcript, cue < transcript.cues.count else { return }
+        if player.phase == .playing { apply(.pause(.user)) }
+        readingQueue = transcript.cues[max(0, cue)...].map(\.plainText)
+        readNextCue()
+    }
+
+    func readNextCue() {
+        guard !readingQueue.isEmpty else { return }
+        let text = readingQueue.removeFirst()
+        let seconds = speakNow(text)
+        readingTimer.schedule(after: .milliseconds(Int64(seconds * 1000) + 400)) // a breath between lines
+    }
+
+    func stopReading() {
+        readingQueue = []
+        readingTimer.cancel()
+    }
+
     /// Speaks at once (cutting off an older label), through the engine's mixer.
-    func speakNow(_ text: String) {
+    /// Returns the length of the speech in seconds.
+    @discardableResult
+    func speakNow(_ text: String) -> Double {
         labelsSpoken += 1
         do {
             let voice = try EspeakSynthesizer.shared()
-            engine.speak(try voice.synthesize(text), rate: voice.sampleRate)
+            let samples = try voice.synthesize(text)
+            engine.speak(samples, rate: voice.sampleRate)
+            return Double(samples.count) / Double(voice.sampleRate)
         } catch {
             logger.warning("spoken label: \(error)")
+            return 0
         }
     }
 }

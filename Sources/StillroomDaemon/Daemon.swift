@@ -45,6 +45,9 @@ public final class Daemon {
     var pendingLabel: String?
     /// Labels spoken since start (for status and tests).
     var labelsSpoken = 0
+    /// Transcript lines still to be read aloud.
+    var readingQueue: [String] = []
+    var readingTimer: LoopTimer!
     var labelTimer: LoopTimer!
     var downloads: DownloadManager?
     var reminder = ReminderMachine(preference: nil, firedDay: nil)
@@ -125,6 +128,7 @@ public final class Daemon {
         }
         startWatchdog()
         chordTimer = loop.makeTimer { [unowned self] in chordTimerFired() }
+        readingTimer = loop.makeTimer { [unowned self] in readNextCue() }
         labelTimer = loop.makeTimer { [unowned self] in
             if let label = pendingLabel { speakNow(label) }
             pendingLabel = nil

@@ -593,7 +593,12 @@ public struct Interface: Equatable, Sendable {
         case (.detail(let id), _):
             guard let session = model.session(id) else { return [] }
             return setFavourite(session, model)
-        case (.player, _), (.transcript, _):
+        case (.transcript, _):
+            // Read the transcript aloud from the line in view (the recording pauses: one voice at a time).
+            guard let transcript = model.transcript, !transcript.cues.isEmpty else { return [] }
+            let from = transcriptAnchor ?? Self.currentCue(transcript, model.player, now: model.player.positionAt ?? .zero) ?? 0
+            return [.readTranscript(fromCue: from)]
+        case (.player, _):
             guard let session = model.session(model.player.sessionID) else { return [] }
             return setFavourite(session, model)
         case (.history, .run(let id)?):

@@ -31,6 +31,9 @@ public enum InterfaceEffect: Equatable, Sendable {
     case setScreenPower(ScreenPower)
     /// Say this (when spoken labels are on; the interface only asks then).
     case speak(String)
+    /// Read the transcript aloud from this cue on (holding the knob on the transcript); the recording
+    /// pauses while the box reads.
+    case readTranscript(fromCue: Int)
     /// A route change for the player (`PlayerEvent.headphones`).
     case headphones(connected: Bool)
     /// Stop the daemon (the simulator's `q`).

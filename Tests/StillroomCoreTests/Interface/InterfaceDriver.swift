@@ -112,7 +112,7 @@ final class InterfaceDriver {
             case .deleteHistory(.all): model.history = InterfaceModel.HistorySummary()
             case .deleteHistory(.run(let id)): model.history.recent.removeAll { $0.runID == id }
             case .dismissNotice(let id): model.notices.removeAll { $0.id == id }
-            case .speak, .headphones, .quit: break
+            case .speak, .headphones, .quit, .readTranscript: break
             }
         }
         // The daemon hands every changed model back.

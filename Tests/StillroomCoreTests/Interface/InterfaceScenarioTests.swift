@@ -358,3 +358,19 @@ import StillroomCore
         #expect(box.recent.contains(.speak("Playing Counting breaths.")))
     }
 }
+
+@Suite struct TranscriptReadingTests {
+    @Test func holdingTheKnobOnTheTranscriptReadsItAloudFromTheLineInView() {
+        let driver = InterfaceDriver(model: InterfaceSamples.model())
+        driver.press(.play)   // the first-boot session, with a transcript
+        driver.press(.knob)   // the transcript
+        #expect(driver.interface.screen == .transcript)
+        driver.turn(2)        // two lines on
+        driver.hold(.knob)
+        guard case .readTranscript(let cue)? = driver.effects.last(where: { if case .readTranscript = $0 { true } else { false } }) else {
+            Issue.record("no reading asked for")
+            return
+        }
+        #expect(cue >= 2)
+    }
+}
