@@ -23,6 +23,8 @@ extension Daemon {
             ]),
             "daemon": .bool(true),
             "spokenLabels": .number(Double(labelsSpoken)),
+            "screen": .string(screen == nil ? "none" : (screen!.isScreenOn ? (ui.power == .dim ? "dim" : "on") : "off")),
+            "page": .string(ui.screenKind(model).rawValue),
         ]
         if case .failed(let message) = player.phase { status["error"] = .string(message) }
         if let offer = player.resumeOffer {
