@@ -8,6 +8,8 @@ public final class DaemonHarness {
     public var extraArguments: [String]
     /// The daemon's `--audio-device` ("paced" plays in real time; "paced:8" eight times faster).
     public var daemonAudioDevice = "paced"
+    /// A command the daemon runs under (for example `unshare --net`).
+    public var wrapper: [String] = []
     private var notify: NotifySocket?
     private var starts = 0
 
@@ -39,7 +41,8 @@ public final class DaemonHarness {
         notify = socket
         var env = environment
         env["NOTIFY_SOCKET"] = socket.path
-        daemon = Subprocess(BuiltProducts.path("stillroomd"), daemonArguments, environment: env, stdinPipe: keys)
+        let command = wrapper + [BuiltProducts.path("stillroomd")] + daemonArguments
+        daemon = Subprocess(command[0], Array(command.dropFirst()), environment: env, stdinPipe: keys)
         _ = socket.receive(until: "READY=1")
     }
 

@@ -1,0 +1,129 @@
+import Glibc
+import StillroomCore
+import TestSupport
+import Testing
+
+/// The acceptance journey of DESIGN.md §9, on the simulator path: the real daemon on the bundled content
+/// with its screen as PNG, keys typed on its terminal, audio captured by ALSA's file plugin, and the real
+/// CLI for everything else. Each step asserts what a person would notice. docs/acceptance.md says what
+/// ran where and what needs a Pi. (The same steps with kernel devices are in the QEMU system test.)
+@Suite(.serialized) struct AcceptanceJourneyTests {
+    let session = "steady-breath"
+
+    @Test func steps1To6FirstBootSeekHeadphonesDarkScreenPowerCutHonestHistory() throws {
+        let journey = Journey()
+        let recording = try Audio.decode(RepositoryPaths.content + "/sessions/\(session)/audio.mp3")
+        let rate = 44_100.0
+
+        // 1. First boot, no set-up: the library shows; the five-minute breathing session is ready; PLAY plays it.
+        journey.start()
+        var status = journey.status()
+        #expect(status["state"]?.stringValue == "idle")
+        #expect(status["page"]?.stringValue == "home")
+        journey.screenshot("1-first-boot-library")
+        // Unity gain, so the captured audio can be compared with the decoded recording sample by sample.
+        for key in ["volume", "speaker-cap", "headphones-cap", "night-cap"] { journey.ctl("settings", "set", key, "100") }
+        journey.keys(" ")
+        status = journey.waitFor("PLAY plays the first-boot session") { $0["state"]?.stringValue == "playing" }
+        #expect(status["session"]?.stringValue == session)
+        #expect(status["duration"]?.doubleValue.map { (290...310).contains($0) } == true)
+        journey.waitFor("two seconds heard") { ($0["position"]?.doubleValue ?? 0) >= 2 }
+        journey.screenshot("1-playing")
+
+        // 2. Seek forward with the knob: three quick detents preview a seek, which commits when the knob rests.
+        journey.keys("\u{1B}[C\u{1B}[C\u{1B}[C")
+        status = journey.waitFor("the seek commits") { ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= 30 }
+        let target = status["lastCheckpoint"]?["position"]?.doubleValue ?? 0
+        journey.waitFor("a second heard after the seek") { ($0["position"]?.doubleValue ?? 0) >= target + 1 }
+        journey.screenshot("2-after-seek")
+        // What was heard right after the seek is the recording at the position the CLI reports.
+        let captured = Audio.readCapture(journey.capture)
+        let fadeIn = 2646
+        var seekPoint = fadeIn
+        while seekPoint * 2 + 1 < captured.count, abs(Int(captured[seekPoint * 2]) - Int(recording[seekPoint * 2])) <= 2 { seekPoint += 1 }
+        let probe = seekPoint + 882 + 882 + 100 // past the 20 ms fade-out and the 20 ms fade-in
+        let expected = Int(target * rate) + 882 + 100
+        let found = Audio.locate(captured, at: probe, in: recording, within: (expected - 4410)..<(expected + 4410))
+        #expect(found != nil, "the audio after the seek is not the recording near \(target) s")
+        if let found { #expect(abs(found - expected) <= 441, "heard \(Double(found) / rate) s, status said \(target) s") }
+        // And back: the knob the other way.
+        journey.keys("\u{1B}[D")
+        journey.waitFor("the seek back commits") { ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 999) < target }
+
+        // 3. Pull the headphones: paused at once, checkpoint written; plug them back: still paused.
+        journey.keys("j")
+        status = journey.waitFor("headphones out pauses") { $0["state"]?.stringValue == "paused" }
+        #expect(status["pauseReason"]?.stringValue == "headphonesRemoved")
+        #expect(status["lastCheckpoint"]?["ageSeconds"]?.doubleValue.map { $0 < 2 } == true)
+        let pausedAt = status["position"]?.doubleValue ?? 0
+        journey.screenshot("3-headphones-out")
+        journey.keys("j")
+        usleep(300_000)
+        status = journey.status()
+        #expect(status["state"]?.stringValue == "paused")
+        #expect(status["headphones"]?.boolValue == true)
+
+        // 4. The screen goes dark while audio plays; PLAY still pauses and resumes it.
+        journey.ctl("settings", "set", "dim-after", "5")
+        journey.ctl("settings", "set", "dark-after", "10")
+        journey.keys(" ")
+        journey.waitFor("playing again") { $0["state"]?.stringValue == "playing" && ($0["position"]?.doubleValue ?? 0) > pausedAt }
+        journey.waitFor("the screen goes dark", attempts: 1500) { $0["screen"]?.stringValue == "off" }
+        journey.keys(" ")
+        status = journey.waitFor("PLAY pauses in the dark") { $0["state"]?.stringValue == "paused" }
+        #expect(status["screen"]?.stringValue == "off") // PLAY acted without waking the screen
+        journey.keys(" ")
+        journey.waitFor("PLAY resumes in the dark") { $0["state"]?.stringValue == "playing" }
+
+        // 5. Cut the power mid-session; boot; the box offers to resume within 10 s of where it was; accept.
+        journey.waitFor("past the next periodic checkpoint") { ($0["lastCheckpoint"]?["ageSeconds"]?.doubleValue ?? 99) < 9 }
+        let heard = journey.status()["position"]?.doubleValue ?? 0
+        journey.restart(kill: true)
+        status = journey.status()
+        #expect(status["state"]?.stringValue == "idle")
+        let offer = status["resumeOffer"]?["position"]?.doubleValue ?? -1
+        #expect(offer >= 0 && offer <= heard && heard - (offer + 5) <= 10, "heard \(heard) s, offered \(offer) s")
+        #expect(status["notices"]?.arrayValue?.isEmpty == true) // the database survived the cut
+        journey.screenshot("5-resume-offer")
+        journey.keys(" ")
+        journey.waitFor("the offer accepted") { $0["state"]?.stringValue == "playing" && $0["session"]?.stringValue == session }
+
+        // 6. Honest history: minutes heard, a seek to the end adds nothing and does not complete the run;
+        //    finishing it properly completes it.
+        journey.waitFor("a few seconds more") { ($0["position"]?.doubleValue ?? 0) >= offer + 3 }
+        journey.ctl("seek", "4:59")
+        journey.waitFor("the end, reached by seeking") { $0["state"]?.stringValue == "ended" }
+        var recent = journey.json(journey.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
+        #expect(!recent.isEmpty)
+        #expect(recent.allSatisfy { $0["completed"]?.boolValue == false }, "a seek to the end completed a run")
+        let listened = recent.reduce(0.0) { $0 + ($1["seconds"]?.doubleValue ?? 0) }
+        #expect(listened < 120, "listening \(listened) s after about a minute of real listening")
+        // Finishing properly (sixteen times faster than real time: listening is counted in frames heard).
+        journey.harness.daemonAudioDevice = "paced:16"
+        journey.restart()
+        journey.keys("\u{1B}") // dismiss the offer
+        journey.ctl("play", session)
+        journey.waitFor("the whole session heard", attempts: 6000) { $0["state"]?.stringValue == "ended" }
+        recent = journey.json(journey.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
+        #expect(recent.first?["completed"]?.boolValue == true)
+        #expect(recent.first.flatMap { $0["seconds"]?.doubleValue }.map { $0 >= 299 && $0 <= 301 } == true)
+        journey.screenshot("6-history")
+        let log = journey.finish()
+        #expect(!log.contains("<3>"), "errors in the log")
+    }
+
+    @Test func step7ABundledSessionPlaysWithNoNetworkAtAll() throws {
+        guard Subprocess.run("/usr/bin/unshare", ["--net", "/bin/true"]).status == 0 else {
+            Issue.record("cannot make a network namespace here (unshare --net): step 7 not run")
+            return
+        }
+        let journey = Journey()
+        journey.harness.daemonAudioDevice = "paced:4"
+        journey.harness.wrapper = ["/usr/bin/unshare", "--net"] // no interface at all, not even loopback up
+        journey.start()
+        journey.ctl("play", "body-scan")
+        let status = journey.waitFor("plays offline") { ($0["position"]?.doubleValue ?? 0) > 2 }
+        #expect(status["session"]?.stringValue == "body-scan")
+        _ = journey.finish()
+    }
+}
