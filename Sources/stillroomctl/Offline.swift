@@ -142,7 +142,7 @@ struct Offline {
                                             "fix": "systemctl start stillroom; see journalctl -u stillroom"])]
         let database = invocation.dataDirectory + "/stillroom.db"
         if let store = try? SQLiteStore.openReadOnly(path: database) {
-            let findings = (try? store.quickCheck()) ?? ["quick_check could not run"]
+            let findings = ((try? store.quickCheck()) ?? ["quick_check could not run"]).filter { $0 != "ok" }
             store.close()
             checks.append(.object(["check": "database", "ok": .bool(findings.isEmpty),
                                    "detail": .string(findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; ")),

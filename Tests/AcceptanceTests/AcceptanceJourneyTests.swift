@@ -127,3 +127,138 @@ import Testing
         _ = journey.finish()
     }
 }
+
+extension AcceptanceJourneyTests {
+    /// The demo server on loopback, `rate` bytes a second; returns it and its manifest URL.
+    func serve(_ folder: String, rate: Int) throws -> (Subprocess, String) {
+        let server = Subprocess("/usr/bin/python3", [RepositoryPaths.root + "/scripts/serve-content", "--port", "0",
+                                                    "--dir", folder, "--rate", String(rate)])
+        let line = try #require(server.readStderrLine())
+        let port = try #require(line.split(separator: ":").last.map { $0.filter(\.isNumber) })
+        return (server, "http://127.0.0.1:\(port)/manifest.json")
+    }
+
+    func download(_ journey: Journey, _ id: String) -> JSONValue {
+        let all = journey.json(journey.ctl("downloads", "--json").stdout)["downloads"]?.arrayValue ?? []
+        return all.first { $0["session"]?.stringValue == id } ?? .null
+    }
+
+    @Test func step8DownloadWithProgressCancelResumeOfflinePlayRemoveAndFailures() throws {
+        let journey = Journey()
+        // The data folder on a small file system of its own, so a full disk can be made for real.
+        let data = journey.harness.dataDirectory
+        runShell("mkdir -p '\(data)'")
+        let mounted = runShell("mount -t tmpfs -o size=64m tmpfs '\(data)' 2>/dev/null") == 0
+        defer { if mounted { runShell("umount -l '\(data)'") } }
+        let (server, manifest) = try serve(RepositoryPaths.content + "/remote", rate: 250_000)
+        defer { server.signal(SIGTERM); server.wait() }
+        journey.harness.daemonAudioDevice = "paced:4"
+        journey.harness.extraArguments += ["--manifest", manifest]
+        journey.start()
+        journey.waitFor("the remote sessions are listed") { _ in journey.ctl("sessions").stdout.contains("even-breath") }
+
+        // Watch progress, cancel, start again (it resumes), let it finish.
+        #expect(journey.ctl("download", "even-breath").status == 0)
+        journey.waitFor("progress") { _ in (download(journey, "even-breath")["percent"]?.integerValue ?? 0) >= 10 }
+        journey.screenshot("8-downloading")
+        #expect(journey.ctl("download", "cancel", "even-breath").status == 0)
+        #expect(download(journey, "even-breath")["state"]?.stringValue == "cancelled")
+        #expect(journey.ctl("download", "even-breath").status == 0)
+        journey.waitFor("downloaded", attempts: 4000) { _ in download(journey, "even-breath")["state"]?.stringValue == "on_this_box" }
+
+        // Interrupted by cutting the connection: a clear state, the finished copy untouched.
+        #expect(journey.ctl("download", "one-point").status == 0)
+        journey.waitFor("one-point under way") { _ in (download(journey, "one-point")["bytesDone"]?.doubleValue ?? 0) > 0 }
+        server.signal(SIGKILL)
+        server.wait()
+        let cut = journey.waitFor("the cut noticed") { _ in download(journey, "one-point")["failure"] != nil
+            && download(journey, "one-point")["failure"] != .null }
+        _ = cut
+        let failure = download(journey, "one-point")["failure"] ?? .null
+        #expect(!(failure["reason"]?.stringValue ?? "").isEmpty && !(failure["advice"]?.stringValue ?? "").isEmpty)
+        #expect(download(journey, "even-breath")["state"]?.stringValue == "on_this_box")
+
+        // Played offline: the server is gone.
+        #expect(journey.ctl("play", "even-breath").status == 0)
+        journey.waitFor("plays offline") { $0["state"]?.stringValue == "playing" && $0["session"]?.stringValue == "even-breath" }
+        journey.ctl("stop")
+
+        // A full disk: the next download says how much room it needs; what is on the box stays.
+        if mounted {
+            journey.ctl("download", "cancel", "one-point")
+            let (again, newManifest) = try serve(RepositoryPaths.content + "/remote", rate: 0)
+            defer { again.signal(SIGTERM); again.wait() }
+            journey.harness.extraArguments = journey.harness.extraArguments.filter { $0 != manifest } + [newManifest]
+            journey.restart() // the same folder, served again on another port
+            journey.waitFor("listed again") { _ in journey.ctl("sessions").stdout.contains("heavy-and-warm") }
+            runShell("fallocate -l 60m '\(data)/filler' 2>/dev/null || dd if=/dev/zero of='\(data)/filler' bs=1M count=60 2>/dev/null")
+            let asked = journey.ctl("download", "heavy-and-warm")
+            #expect(asked.status == 0, "\(asked.stderr)")
+            journey.waitFor("refused for space") { _ in download(journey, "heavy-and-warm")["state"]?.stringValue == "failed" }
+            let full = download(journey, "heavy-and-warm")["failure"] ?? .null
+            #expect((full["reason"]?.stringValue ?? "").lowercased().contains("space")
+                    || (full["advice"]?.stringValue ?? "").lowercased().contains("remove"), "\(ControlCodecJSON.text(full))")
+            #expect(download(journey, "even-breath")["state"]?.stringValue == "on_this_box")
+            runShell("rm -f '\(data)/filler'")
+        } else {
+            Issue.record("could not mount a tmpfs here: the full-disk part of step 8 did not run")
+        }
+
+        // Remove it (confirmed): back to downloadable.
+        #expect(journey.ctl("download", "remove", "even-breath").status == 2) // needs --yes
+        #expect(journey.ctl("download", "remove", "even-breath", "--yes").status == 0)
+        #expect(journey.ctl("sessions").stdout.contains("Even breath  (download"))
+        _ = journey.finish()
+    }
+
+    @Test func step9AReminderAtAnHourWhenSoundIsNotAllowedGlowsInstead() {
+        let journey = Journey()
+        journey.harness.daemonAudioDevice = "paced"
+        journey.start(environment: ["TZ": timeZoneMaking(localSecondOfDay: 22 * 3600 + 59 * 60 + 56)])
+        journey.ctl("reminder", "set", "23:00", "--style", "chime", "--quiet", "22:30-07:00")
+        let status = journey.waitFor("the silent card") { ($0["notices"]?.arrayValue ?? []).contains { $0["kind"]?.stringValue == "reminder" } }
+        #expect(status["state"]?.stringValue == "idle")
+        journey.screenshot("9-reminder-card")
+        let log = journey.finish()
+        #expect(log.contains("reminder: a silent card (sound not allowed now)"))
+        #expect(!log.contains("reminder: chime"))
+    }
+
+    @Test func step10ByEarWithSpokenLabelsAndOverSSH() throws {
+        let journey = Journey()
+        journey.start()
+        journey.ctl("settings", "set", "spoken-labels", "on")
+        journey.ctl("settings", "set", "volume", "100")
+        let before = journey.status()["spokenLabels"]?.integerValue ?? 0
+        journey.keys("\u{1B}[B") // the knob moves the focus: its label is spoken
+        journey.waitFor("a label spoken") { ($0["spokenLabels"]?.integerValue ?? 0) > before }
+        // The label is in what the box played (nothing else was playing: the capture is the voice).
+        var captured: [Int16] = []
+        for _ in 0..<300 {
+            captured = Audio.readCapture(journey.capture)
+            if captured.count > 44_100 * 2 / 2 { break } // half a second of speech
+            usleep(20_000)
+        }
+        #expect(Audio.rms(captured[...]) > 300, "no speech energy in the captured audio")
+        // Over SSH: the maintenance CLI sees and does everything the box does.
+        #expect(journey.ctl("doctor").stdout.contains("ok   database"))
+        #expect(journey.ctl("play", "tide-breath").status == 0)
+        journey.waitFor("playing by the CLI") { $0["state"]?.stringValue == "playing" }
+        #expect(journey.ctl("pause").status == 0)
+        #expect(journey.ctl("transcript", "tide-breath").stdout.split(separator: "\n").count > 5)
+        #expect(journey.ctl("history").status == 0)
+        journey.screenshot("10-over-ssh")
+        _ = journey.finish()
+    }
+}
+
+/// A POSIX TZ value that makes the local time now equal to `localSecondOfDay`.
+func timeZoneMaking(localSecondOfDay target: Int) -> String {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var offset = (target - Int(now.tv_sec % 86_400) + 86_400) % 86_400
+    if offset > 43_200 { offset -= 86_400 }
+    let west = -offset
+    let magnitude = abs(west)
+    return "<TST>\(west < 0 ? "-" : "+")\(magnitude / 3600):\(magnitude % 3600 / 60):\(magnitude % 60)"
+}
