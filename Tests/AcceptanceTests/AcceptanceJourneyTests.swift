@@ -107,7 +107,7 @@ import Testing
         recent = journey.json(journey.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
         #expect(recent.first?["completed"]?.boolValue == true)
         #expect(recent.first.flatMap { $0["seconds"]?.doubleValue }.map { $0 >= 299 && $0 <= 301 } == true)
-        journey.screenshot("6-history")
+        journey.screenshot("6-finished-properly")
         let log = journey.finish()
         #expect(!log.contains("<3>"), "errors in the log")
     }

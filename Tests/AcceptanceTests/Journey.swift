@@ -58,6 +58,7 @@ final class Journey {
     func screenshot(_ name: String) {
         guard let evidence else { return }
         runShell("mkdir -p '\(evidence)'")
+        usleep(250_000) // the next frame (paced at most 30 a second) shows the change just made
         ctl("screenshot", "\(evidence)/\(name).png")
     }
 

@@ -45,7 +45,8 @@ import Testing
 
     @Test mutating func completionAtNinetyPercentOfDistinctContentIsSavedAtOnce() {
         var ledger = PracticeLedger()
-        #expect(hear(&ledger, [seconds(0, 269)]).isEmpty)
+        #expect(hear(&ledger, [seconds(0, 269)]).count == 1) // the first write, once worth keeping
+        ledger.didSave(id: 1)
         let effects = hear(&ledger, [seconds(269, 270)]) // 270 of 300 s: 90 %
         guard case .save(let record) = effects.first else { Issue.record("completion not saved"); return }
         #expect(record.completedAt == wall)
@@ -57,6 +58,15 @@ import Testing
         #expect(ledger.checkpoint(wall: wall).isEmpty)
         #expect(ledger.close(wall: wall).isEmpty)
         #expect(ledger.open == nil)
+    }
+
+    @Test mutating func aRunIsWrittenTheMomentItBecomesWorthKeeping() {
+        var ledger = PracticeLedger()
+        #expect(hear(&ledger, [seconds(0, 9.9)]).isEmpty)
+        let effects = hear(&ledger, [seconds(9.9, 10.1)]) // crosses the 10 s minimum between checkpoints
+        guard case .save(let record) = effects.first else { Issue.record("not written at 10 s"); return }
+        #expect(record.id == nil)
+        #expect(hear(&ledger, [seconds(10.1, 12)]).isEmpty) // not twice while the id is on its way
     }
 
     @Test mutating func checkpointsSaveOnlyWhatChanged() {

@@ -23,6 +23,8 @@ public struct PracticeLedger: Equatable, Sendable {
         public let startedMonotonic: MonotonicInstant
         /// Whether the record changed since it was last saved.
         public internal(set) var unsaved: Bool
+        /// The first save has been asked for (its id not back yet).
+        var savePending = false
     }
 
     public enum Effect: Equatable, Sendable {
@@ -64,9 +66,13 @@ public struct PracticeLedger: Equatable, Sendable {
             run.record.completedAt = wall
             completedNow = true
         }
+        let crossedMinimum = run.record.id == nil && !run.savePending
+            && Double(run.listenedFrames) / Double(run.sampleRate) >= Self.minimumListeningSeconds
+        if crossedMinimum { run.savePending = true }
         open = run
-        // Completion is written at once: it is the one moment that must never be lost.
-        if completedNow { effects += saveIfWorthKeeping() }
+        // Completion is written at once: it is the one moment that must never be lost. So is the moment a
+        // run becomes worth keeping: waiting for the next checkpoint would put up to 20 s at risk.
+        if completedNow || crossedMinimum { effects += saveIfWorthKeeping() }
         return effects
     }
 
