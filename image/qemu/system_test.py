@@ -55,6 +55,12 @@ class Report:
         print("   %s = %s" % (key, value), flush=True)
 
 
+def sweep_position(frequency):
+    """Where in the fixture sweep "long" (100 Hz to 2000 Hz, exponential over 120 s) a pitch is heard."""
+    import math
+    return 120 * math.log10(max(frequency, 1.0) / 100.0) / math.log10(20.0)
+
+
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
@@ -116,9 +122,9 @@ def main():
         check("NoNewPrivs:\t1" in status, "NoNewPrivs: %s" % status)
         check("CapEff:\t0000000000000000" in status, "capabilities: %s" % status)
         # ProtectSystem=strict: the daemon's view of /etc is read-only even though the overlay is writable.
-        ro = box.out("nsenter -t %s -m findmnt -n -o OPTIONS /etc | cut -d, -f1" % pid)
+        ro = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T /etc | cut -d, -f1" % pid)
         check(ro == "ro", "/etc in the daemon's namespace is %s" % ro)
-        rw = box.out("nsenter -t %s -m findmnt -n -o OPTIONS /var/lib/stillroom | cut -d, -f1" % pid)
+        rw = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T /var/lib/stillroom | cut -d, -f1" % pid)
         check(rw == "rw", "/var/lib/stillroom in the daemon's namespace is %s" % rw)
         exposure = box.run("systemd-analyze security stillroom.service --no-pager 2>/dev/null | tail -1")[1].strip()
         report.figure("systemd_analyze_security", exposure)
@@ -144,12 +150,28 @@ def main():
         playing = box.wait_until("playing", lambda: (lambda s: s if s["state"] == "playing" else None)(box.status()), 30)
         state["session"] = playing["session"]
         box.wait_until("position past 1 s", lambda: box.status()["position"] > 1.0, 30)
+        heard = heard_matches_status("play")
+        return "%s → playing %s; %s" % (how, playing["session"], heard)
+
+    def heard_matches_status(label):
+        """Records 2 s from the loopback; checks it is sound and, with the fixture sweep, that its pitch
+        places it where `stillroomctl status` says playback is."""
+        before = box.status()["position"]
         rms, frequency, frames = box.record(2)
-        report.figure("play.capture_rms", rms)
-        report.figure("play.capture_frequency_hz", frequency)
+        after = box.status()["position"]
+        report.figure(label + ".capture_rms", rms)
+        report.figure(label + ".capture_frequency_hz", frequency)
         check(frames >= 44100, "captured only %d frames" % frames)
         check(rms > AUDIBLE_RMS, "the loopback heard RMS %.1f: silence" % rms)
-        return "%s → playing %s; loopback capture RMS %.0f, %.0f Hz" % (how, playing["session"], rms, frequency)
+        text = "loopback RMS %.0f, %.0f Hz" % (rms, frequency)
+        if state.get("session") == "long" and after > before:
+            where = sweep_position(frequency)
+            report.figure(label + ".heard_at_seconds", round(where, 2))
+            report.figure(label + ".status_window", [round(before, 2), round(after, 2)])
+            check(before - 1.0 <= where <= after + 1.0,
+                  "the sweep's pitch puts the sound at %.2f s; status said %.2f..%.2f s" % (where, before, after))
+            text += " = %.2f s into the sweep; status %.2f..%.2f s" % (where, before, after)
+        return text
 
     def seek_by_control():
         before = box.status()["position"]
@@ -163,7 +185,8 @@ def main():
         check(status == 0, "seek -3: %s" % output)
         back = box.status()["position"]
         check(back < after["position"], "seek -3: %.2f → %.2f" % (after["position"], back))
-        return "stillroomctl seek +5 moved %.2f s, seek -3 moved back to %.2f s" % (moved, back)
+        heard = heard_matches_status("seek")
+        return "stillroomctl seek +5 moved %.2f s, seek -3 back to %.2f s; %s" % (moved, back, heard)
 
     def seek_by_knob():
         if not devices_for("input"):
@@ -196,12 +219,12 @@ def main():
     def pause_is_silent():
         status, output = box.ctl("pause")
         check(status == 0, "pause: %s" % output)
-        box.wait_until("paused", lambda: box.status()["state"] == "paused", 10)
+        box.wait_until("paused", lambda: box.status()["state"] == "paused", 30)
         rms, _, _ = box.record(1)
         report.figure("pause.capture_rms", rms)
         check(rms < SILENT_RMS, "the loopback still hears RMS %.1f while paused" % rms)
         box.ctl("play")
-        box.wait_until("playing again", lambda: box.status()["state"] == "playing", 10)
+        box.wait_until("playing again", lambda: box.status()["state"] == "playing", 30)
         return "paused → the loopback hears silence (RMS %.1f); resumed" % rms
 
     def screen():
