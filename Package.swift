@@ -15,6 +15,8 @@ let package = Package(
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
+        debianLibrary("CCairo", pkgConfig: "cairo", package: "libcairo2-dev"),
+        debianLibrary("CPango", pkgConfig: "pangocairo", package: "libpango1.0-dev"),
         debianLibrary("CALSA", pkgConfig: "alsa", package: "libasound2-dev"),
         debianLibrary("CGPIOD", pkgConfig: "libgpiod", package: "libgpiod-dev"),
         debianLibrary("CMPG123", pkgConfig: "libmpg123", package: "libmpg123-dev"),
@@ -22,8 +24,11 @@ let package = Package(
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
         debianLibrary("CEspeak", pkgConfig: "espeak-ng", package: "libespeak-ng-dev"),
         debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
+        debianLibrary("CCurl", pkgConfig: "libcurl", package: "libcurl4-openssl-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
+        // evdev ioctls and the crash-safe terminal restore, for the input adapters.
+        .target(name: "CInputShims"),
 
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
@@ -44,6 +49,11 @@ let package = Package(
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOD", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
+        .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -51,6 +61,7 @@ let package = Package(
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
             "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
         // The maintenance CLI: shares only the control protocol with the daemon; reads the database
@@ -66,6 +77,21 @@ let package = Package(
         .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
         .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
 
+        // History benchmark (bench/history): swift build -c release --product history-bench.
+        .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
+
+        // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
+        // the pipeline that paces scenes through them.
+        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
+        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "DisplayPipeline", dependencies: [
+            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes",
+        ]),
+        // Display benchmarks and sample screens (bench/DisplayBench): swift build -c release --product display-bench.
+        .executableTarget(name: "display-bench", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore",
+        ], path: "bench/DisplayBench"),
+
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
@@ -75,10 +101,19 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["EspeakSpeech", "Resampling", "TestSupport"]),
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "CLibraryLinkTests", dependencies: ["CGPIOD", "CDRM", "CALSA", "ALSAAudio"]),
+        .testTarget(name: "InputBackendTests", dependencies: [
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+        ]),
         .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
+        .testTarget(name: "CurlDownloaderTests", dependencies: [
+            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
+        ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
+        ]),
+        .testTarget(name: "DisplayTests", dependencies: [
+            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

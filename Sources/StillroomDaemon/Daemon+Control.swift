@@ -26,11 +26,16 @@ extension Daemon {
         case "seek": return seekCommand(request)
         case "volume": return volumeCommand(request)
         case "dismiss": return dismissCommand(request)
-        case "sessions": return .success(.object(["sessions": .array(content.catalog.sessions.map(sessionJSON))]))
+        case "sessions":
+            let remote = (downloads?.remoteSessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
+            return .success(.object(["sessions": .array((content.catalog.sessions + remote).map(sessionJSON))]))
         case "show": return withSession(request) { .success(sessionJSON($0)) }
         case "favorite": return favoriteCommand(request)
         case "doctor": return .success(doctorJSON())
         case "say": return sayCommand(request)
+        case "settings": return settingsCommand(request)
+        case "history": return historyCommand(request)
+        case "downloads": return downloadsCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
@@ -71,7 +76,7 @@ extension Daemon {
         guard let level = request.arguments["level"]?.integerValue, (0...100).contains(level) else {
             return .failure(ControlError(.invalidArgument, "volume needs a level from 0 to 100"))
         }
-        setVolume(level)
+        try? change(setting: "volume", to: String(level)) // in range: cannot fail
         return .success(statusJSON())
     }
 
@@ -103,6 +108,28 @@ extension Daemon {
         }
     }
 
+    private func settingsCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        if let key = request.argument("key") {
+            guard let value = request.argument("value") else {
+                return .failure(ControlError(.invalidArgument, "settings set needs a KEY and a VALUE"))
+            }
+            do {
+                try change(setting: key, to: value)
+            } catch {
+                let code: ControlError.Code = Settings.keys.contains(key) ? .invalidArgument : .notFound
+                return .failure(ControlError(code, "\(key): \(error.message)"))
+            }
+        }
+        return .success(settingsJSON())
+    }
+
+    func settingsJSON() -> JSONValue {
+        .object(["settings": .array(Settings.keys.map { key in
+            .object(["key": .string(key), "value": .string(settings.value(of: key)),
+                     "about": .string(Settings.explanations[key] ?? "")])
+        })])
+    }
+
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).
     private func sayCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
         guard let text = request.argument("text"), !text.isEmpty, text.count <= 500 else {
@@ -122,7 +149,7 @@ extension Daemon {
         guard let raw = text ?? request.argument("session") else {
             return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))
         }
-        guard let id = try? ContentID(validating: raw), let session = content.catalog.session(withID: id) else {
+        guard let id = try? ContentID(validating: raw), let session = anySession(id) else {
             return .failure(ControlError(.notFound, "no session \"\(raw)\" on this box; see stillroomctl sessions"))
         }
         return body(session)
@@ -137,7 +164,7 @@ extension Daemon {
             "theme": .string(session.theme.rawValue),
             "description": .string(session.description),
             "duration": .number(Self.seconds(seconds)),
-            "onBox": .bool(session.audio.isBundled),
+            "onBox": .bool(session.audio.isBundled || downloads?.status(of: session.id)?.isPlayableOffline == true),
             "favorite": .bool((try? store.isFavorite(sessionID: session.id.rawValue)) ?? false),
             "license": .object([
                 "name": .string(session.license.name),
@@ -145,6 +172,7 @@ extension Daemon {
             ]),
         ]
         if case .remote(let remote) = session.audio { fields["bytes"] = .number(Double(remote.byteCount)) }
+        if let status = downloads?.status(of: session.id) { fields["download"] = status.jsonValue }
         return .object(fields)
     }
 }

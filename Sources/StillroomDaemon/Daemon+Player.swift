@@ -6,6 +6,9 @@ import StillroomCore
 extension Daemon {
     /// Feeds an event to the player and performs what it asks.
     func apply(_ event: PlayerEvent) {
+        if case .loaded(let frames, let rate) = event, let id = player.sessionID {
+            engineSession = (id, rate, frames) // heard frames from now on belong to this session
+        }
         if event == .acceptResume, let offer = player.resumeOffer, let id = try? ContentID(validating: offer.position.sessionID),
            let length = content.lengths[id] {
             joinRunForResume(sessionID: offer.position.sessionID, sampleRate: length.sampleRate, recordingFrames: length.frames)
@@ -22,7 +25,7 @@ extension Daemon {
 
     /// Starts a session from the library (from the beginning).
     func play(sessionID id: ContentID) -> Bool {
-        guard let session = content.catalog.session(withID: id) else { return false }
+        guard let session = anySession(id) else { return false }
         apply(.play(sessionID: id.rawValue, title: session.title))
         return true
     }
@@ -30,13 +33,11 @@ extension Daemon {
     private func perform(_ effect: PlayerEffect) {
         switch effect {
         case .load(let id):
-            guard let contentID = try? ContentID(validating: id), let session = content.catalog.session(withID: contentID),
-                  let path = content.audioPath(of: session) else {
-                apply(.loadFailed("The session \(id) is not on this box."))
+            engineSession = nil
+            guard let contentID = try? ContentID(validating: id), let session = anySession(contentID),
+                  let path = audioPath(of: session) else {
+                apply(.loadFailed("The session \(id) is not on this box: download it first."))
                 return
-            }
-            if let length = content.lengths[contentID] {
-                engineSession = (id, length.sampleRate, length.frames)
             }
             engine.load(path: path)
         case .startOutput(let frame):

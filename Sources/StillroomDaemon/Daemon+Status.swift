@@ -13,7 +13,7 @@ extension Daemon {
             "position": .number(Self.seconds(player.positionSeconds)),
             "duration": .number(Self.seconds(player.lengthSeconds)),
             "pauseReason": player.phase == .paused ? .string(player.pauseReason?.rawValue ?? "user") : .null,
-            "volume": .number(Double(volume.volume)),
+            "volume": .number(Double(settings.volume)),
             "effectiveVolume": .number(Double(effectiveVolume)),
             "headphones": .bool(player.headphonesConnected),
             "output": .object([
@@ -63,4 +63,13 @@ extension Daemon {
 
     /// Seconds to the millisecond: enough for people, stable in JSON.
     static func seconds(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
+
+extension Daemon {
+    /// Minutes after local midnight now.
+    var localMinuteOfDay: Int {
+        let utc = Int64(loop.wallNow.timeIntervalSince1970)
+        let seconds = utc + Int64(timeZone.utcOffset(at: utc))
+        return Int(((seconds % 86_400) + 86_400) % 86_400 / 60)
+    }
 }

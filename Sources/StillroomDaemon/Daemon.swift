@@ -1,11 +1,13 @@
 import ALSAAudio
 import ControlProtocol
 import ControlSocket
+import CurlDownloader
 import DeviceFakes
 import Devices
 import EventLoop
 import FoundationEssentials
 import Glibc
+import MPG123Decoder
 import SQLiteStore
 import StillroomCore
 
@@ -30,8 +32,13 @@ public final class Daemon {
     /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
     var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
     var runPauseTimer: LoopTimer!
-    var volume: VolumePolicy
+    var settings: Settings
+    let timeZone: LocalTimeZone
     var controlServer: ControlServer?
+    var inputBackends: [InputBackend] = []
+    var jackMonitor: ALSAJackMonitor?
+    var controlMapper = ControlMapper()
+    var downloads: DownloadManager?
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -48,13 +55,14 @@ public final class Daemon {
         }
         notifier = SystemdNotifier(environment: environment)
         clockTrusted = SystemClocks.isWallClockSynchronized()
+        timeZone = LocalTimeZone(environment: environment, logger: logger)
         store = try Self.openStore(options, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = Self.restorePlayer(store: store, content: content, logger: logger)
-        volume = VolumePolicy(volume: (try? store.setting("volume")).flatMap { $0.flatMap { Int($0) } } ?? 60)
+        settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
-                                rememberLength: { _, _ in })
+                                rememberLength: { [store] path, frames in Self.rememberLength(path, frames: frames, store: store) })
         checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
         outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
         engine.onEvent = { [unowned self] event in apply(event) }
@@ -64,7 +72,8 @@ public final class Daemon {
             logger.info("practice: run closed after a long pause")
         }
         loop.onClockChange { [unowned self] in clockChanged() }
-        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+        timeZone.watch(loop: loop) { [unowned self] in applySettings() }
+        applySettings()
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
                                               handler: { [unowned self] request, peer in handle(request, from: peer) })
@@ -77,6 +86,8 @@ public final class Daemon {
             throw StartupError("cannot route signals: \(error)")
         }
         startWatchdog()
+        try startInput()
+        try startDownloads()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -113,6 +124,8 @@ public final class Daemon {
         if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
         apply(.shutdown)
         engine.stop()
+        stopInput()
+        downloads?.shutDown()
         controlServer?.shutDown()
         watchdogTimer?.cancel()
         store.close()
@@ -140,22 +153,39 @@ public final class Daemon {
         if case .png(let path) = options.display {
             try Directories.prepareWritable(Directories.parent(of: path), purpose: "screenshot directory")
         }
-        if options.input == .gpio || options.input == .evdev {
+        if options.input != .none {
             try Directories.checkReadableFile(options.boardFile, purpose: "board file")
         }
     }
 
     /// The volume after the caps for the current output and night mode.
-    var effectiveVolume: Int { volume.effectiveVolume(headphones: player.headphonesConnected, night: false) }
+    var effectiveVolume: Int {
+        settings.volumePolicy.effectiveVolume(headphones: player.headphonesConnected, night: isNight)
+    }
 
-    func setVolume(_ level: Int) {
-        volume.volume = max(0, min(100, level))
-        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+    /// Whether the night display and night cap apply now.
+    var isNight: Bool { settings.isNight(atMinuteOfDay: localMinuteOfDay) }
+
+    /// Changes a setting, applies it and stores it; the error says what the key takes.
+    func change(setting key: String, to value: String) throws(SettingError) {
+        try settings.set(key, to: value)
+        applySettings()
         do {
-            try store.setSetting("volume", to: String(volume.volume), now: UnixMilliseconds(date: loop.wallNow))
+            try store.setSetting(key, to: settings.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
         } catch {
-            logger.error("volume not saved: \(error)")
+            logger.error("setting \(key) not saved: \(error)")
         }
+    }
+
+    func applySettings() {
+        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+    }
+
+    private static func loadSettings(store: SQLiteStore, logger: Logger) -> Settings {
+        let stored = ((try? store.allSettings()) ?? []).reduce(into: [String: String]()) { $0[$1.key] = $1.value }
+        let settings = Settings(stored: stored)
+        for problem in settings.problems { logger.warning(problem) }
+        return settings
     }
 
     static func databasePath(_ options: DaemonOptions) -> String { options.dataDirectory + "/stillroom.db" }
@@ -189,8 +219,19 @@ public final class Daemon {
     }
 
     private static func makeSink(_ options: DaemonOptions, loop: EventLoop) -> AudioSink {
+        // "paced" is the simulator's speaker; "paced:4" plays four times faster (time-warped tests).
         if options.audioDevice == "paced" { return PacedSink(loop: loop) }
+        if options.audioDevice.hasPrefix("paced:"), let speed = Double(options.audioDevice.dropFirst(6)), speed > 0 {
+            return PacedSink(loop: loop, speed: speed)
+        }
         return ALSASink(device: options.audioDevice, loop: loop)
+    }
+
+    /// Caches a length the engine measured (a downloaded recording), keyed by size and mtime.
+    private static func rememberLength(_ path: String, frames: Int64, store: SQLiteStore) {
+        guard let identity = FileReading.identity(path), let decoder = try? MP3Decoder(path: path) else { return }
+        try? store.putAudioLength(AudioLengthRecord(path: path, size: identity.size, modificationTimeNanoseconds: identity.modifiedNanoseconds,
+                                                    frames: frames, sampleRate: decoder.sampleRate)) // a cache: a failure costs a scan
     }
 
     private static func cachedLength(_ path: String, store: SQLiteStore) -> Int64? {

@@ -1,3 +1,5 @@
+import StillroomCore
+
 /// Where the screen goes.
 public enum DisplayTarget: Equatable, Sendable {
     /// A DRM/KMS device (the real panel).
@@ -32,6 +34,10 @@ public struct DaemonOptions: Equatable, Sendable {
     public var socketPath = "/run/stillroom/control.sock"
     public var simulator = false
     public var logThreshold: Logger.Priority = .info
+    /// Where more sessions can be fetched from (each a remote manifest); their hosts form the allow-list.
+    public var manifestURLs: [String] = []
+    /// Extra hosts downloads may be redirected to (a CDN behind the manifest's host).
+    public var allowedHosts: [String] = []
 
     public init() {}
 
@@ -48,6 +54,9 @@ public struct DaemonOptions: Equatable, Sendable {
           --display TARGET      drm | png:PATH | none                  [drm]
           --input SOURCE        gpio | evdev | terminal | none         [gpio]
           --socket PATH         control socket for stillroomctl        [/run/stillroom/control.sock]
+          --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
+                                or http on 127.0.0.1 only); its host joins the allow-list
+          --allow-host HOST     another host downloads may come from (repeatable)
           --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal
           --verbose             log debug lines too
           --help                show this text
@@ -104,6 +113,16 @@ public struct DaemonOptions: Equatable, Sendable {
                 guard !device.isEmpty else { throw OptionsError("--audio-device needs a PCM name") }
                 options.audioDevice = device
             case "--display": options.display = try parseDisplay(try value())
+            case "--manifest":
+                let url = try value()
+                guard (try? RemoteURL(parsing: url))?.isPermittedForDownload == true else {
+                    throw OptionsError("--manifest: \"\(url)\" is not an https URL (or http on 127.0.0.1)")
+                }
+                options.manifestURLs.append(url)
+            case "--allow-host":
+                let host = try value()
+                guard !host.isEmpty, !host.contains("/") else { throw OptionsError("--allow-host takes a host name, got \"\(host)\"") }
+                options.allowedHosts.append(host)
             case "--input":
                 let text = try value()
                 guard let source = InputSource(rawValue: text) else {
@@ -142,6 +161,8 @@ public struct DaemonOptions: Equatable, Sendable {
         if !explicit.contains("--input") { input = .terminal }
         if !explicit.contains("--socket") { socketPath = ".sim/control.sock" }
         if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
+        // The demo server scripts/run starts beside the simulator (scripts/serve-content).
+        if !explicit.contains("--manifest") { manifestURLs = ["http://127.0.0.1:8765/manifest.json"] }
     }
 }
 

@@ -47,6 +47,21 @@ struct CommandRunner {
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+            case "downloads":
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("downloads", [:], offline: { try Offline(invocation).downloads() }, print: Output.downloads)
+            case "download":
+                return try downloadCommand()
+            case "history":
+                return try historyCommand()
+            case "settings":
+                if invocation.words.first == "set" {
+                    guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }
+                    return try daemon("settings", ["key": .string(invocation.words[1]), "value": .string(invocation.words[2])],
+                                      print: Output.settings)
+                }
+                try expectWords(atMost: 0)
+                return try daemonOrOffline("settings", [:], offline: { try Offline(invocation).settings() }, print: Output.settings)
             case "doctor":
                 try expectWords(atMost: 0)
                 return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,
@@ -69,6 +84,58 @@ struct CommandRunner {
             fail(error.message, error.status)
         } catch {
             fail("\(error)", .failed)
+        }
+    }
+
+    private func downloadCommand() throws -> ExitStatus {
+        let words = invocation.words
+        switch (words.first, words.count) {
+        case ("cancel", 2):
+            return try daemon("downloads", ["action": "cancel", "session": .string(words[1])], print: Output.downloadStatus)
+        case ("remove", 2):
+            guard invocation.flags["--yes"] != nil else {
+                throw UsageError("this removes the downloaded recording from the box; add --yes to confirm")
+            }
+            return try daemon("downloads", ["action": "remove", "session": .string(words[1]), "confirmed": true],
+                              print: { _ in "Removed \(words[1]) from the box." })
+        case (.some(let id), 1) where id != "cancel" && id != "remove":
+            return try daemon("downloads", ["action": "start", "session": .string(id)], print: Output.downloadStatus)
+        default:
+            throw UsageError("usage: stillroomctl download ID | download cancel ID | download remove ID --yes")
+        }
+    }
+
+    private func historyCommand() throws -> ExitStatus {
+        let view = invocation.words.first ?? "month"
+        switch view {
+        case "month":
+            var arguments: [String: JSONValue] = ["view": "month"]
+            if let month = invocation.flags["--month"] {
+                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM, got \"\(month)\"") }
+                arguments["month"] = .string(month)
+            }
+            return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) }, print: Output.historyMonth)
+        case "recent":
+            return try daemonOrOffline("history", ["view": "recent"], offline: { try Offline(invocation).history(["view": "recent"]) },
+                                       print: Output.historyRecent)
+        case "export":
+            let format = invocation.flags["--format"] ?? "json"
+            guard format == "json" || format == "csv" else { throw UsageError("--format takes json or csv, got \"\(format)\"") }
+            let arguments: [String: JSONValue] = ["view": "export", "format": .string(format)]
+            return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) },
+                                       print: { $0["text"]?.stringValue ?? "" })
+        case "delete":
+            if let run = invocation.flags["--run"] {
+                guard let id = Int(run) else { throw UsageError("--run takes a run number (see history recent)") }
+                return try daemon("history", ["view": "delete", "run": .number(Double(id))], print: { _ in "Deleted run \(id)." })
+            }
+            guard invocation.flags["--all"] != nil else { throw UsageError("history delete needs --run ID, or --all --yes") }
+            guard invocation.flags["--yes"] != nil else {
+                throw UsageError("this deletes the whole practice history for good; add --yes to confirm")
+            }
+            return try daemon("history", ["view": "delete", "all": true], print: { "Deleted \($0["deleted"]?.integerValue ?? 0) runs." })
+        default:
+            throw UsageError("unknown history view \"\(view)\"; use month, recent, export or delete")
         }
     }
 

@@ -21,6 +21,23 @@ enum Help {
           transcript ID               the session's transcript, with times
           favorite add|remove ID
 
+        Downloads:
+          downloads                   what is downloading, on the box or failed, and the sources
+          download ID                 fetch a session from a download source
+          download cancel ID          stop fetching it (a previous copy stays)
+          download remove ID --yes    remove a downloaded recording from the box
+
+        Practice history:
+          history [--month YYYY-MM]   minutes per practice day, totals, streak (works with the daemon down)
+          history recent              the latest sessions: when, minutes heard, completed or not
+          history export --format json|csv
+          history delete --run ID     delete one run (numbers from history recent)
+          history delete --all --yes  delete the whole history, for good
+
+        Settings:
+          settings                    every setting with its value and what it takes
+          settings set KEY VALUE      change one (for example: settings set night-cap 35)
+
         Maintenance:
           doctor                      database, content, audio output, disk space, clock: ok or what to do
           say TEXT                    speak TEXT through the box (checks the speech path)
@@ -50,6 +67,10 @@ enum Help {
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
         "transcript": "Usage: stillroomctl transcript ID\nPrints the transcript with the time of each line.",
         "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
+        "downloads": "Usage: stillroomctl downloads [--json]\nEach download's state (queued, downloading N%, verifying, on this box, failed with the reason and what to do).",
+        "download": "Usage: stillroomctl download ID | download cancel ID | download remove ID --yes",
+        "history": "Usage: stillroomctl history [month [--month YYYY-MM] | recent | export --format json|csv | delete --run ID | delete --all --yes]\nMinutes are what was really heard; a practice day runs from the day-boundary setting (04:00).",
+        "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]

@@ -75,6 +75,56 @@ struct Offline {
         return .ok
     }
 
+    func settings() throws -> JSONValue {
+        var stored: [String: String] = [:]
+        if let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") {
+            for record in (try? store.allSettings()) ?? [] { stored[record.key] = record.value }
+            store.close()
+        }
+        let settings = Settings(stored: stored)
+        return .object(["settings": .array(Settings.keys.map { key in
+            .object(["key": .string(key), "value": .string(settings.value(of: key)), "about": .string(Settings.explanations[key] ?? "")])
+        })])
+    }
+
+    /// The download records (the daemon, when up, adds live progress).
+    func downloads() throws -> JSONValue {
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            return .object(["downloads": .array([])])
+        }
+        defer { store.close() }
+        return .object(["downloads": .array(try store.downloads().map { DownloadStatus(record: $0).jsonValue })])
+    }
+
+    /// History from the database: the same report the daemon gives.
+    func history(_ arguments: [String: JSONValue]) throws -> JSONValue {
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            throw OfflineError(message: "no practice history yet (no database in \(invocation.dataDirectory))", status: .failed)
+        }
+        defer { store.close() }
+        let runs = try store.recentPracticeRuns(limit: Int.max)
+        var stored: [String: String] = [:]
+        for record in (try? store.allSettings()) ?? [] { stored[record.key] = record.value }
+        let settings = Settings(stored: stored)
+        let zone = (try? readFile("/etc/localtime")).flatMap { try? TimeZoneRules(tzif: $0) } ?? .utc
+        let boundary = PracticeDayBoundary(settingValue: settings.value(of: "day-boundary")) ?? .standard
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let history = PracticeHistory(runs: runs, calendar: PracticeCalendar(timeZone: zone, dayBoundary: boundary),
+                                      now: UnixMilliseconds(now.tv_sec) * 1000)
+        switch arguments["view"]?.stringValue {
+        case "recent":
+            let titles = ((try? loadCatalog())?.sessions ?? []).reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
+            return HistoryReport.recent(history, titles: titles)
+        case "export":
+            return .object(["text": .string(arguments["format"]?.stringValue == "csv" ? history.exportCSV() : history.exportJSONText())])
+        default:
+            let month = arguments["month"]?.stringValue.flatMap(HistoryReport.parseMonth) ?? history.today?.civilMonth
+                ?? CivilDate(daysSinceEpoch: Int64(now.tv_sec / 86_400)).civilMonth
+            return HistoryReport.month(history, month, showStreak: settings.showStreak)
+        }
+    }
+
     /// The checks that need no daemon: the database, the content, the disk; and the daemon itself.
     func doctor() throws -> JSONValue {
         var checks: [JSONValue] = [.object(["check": "daemon", "ok": false, "detail": "not running",

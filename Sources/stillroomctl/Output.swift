@@ -71,6 +71,57 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
+    static func historyMonth(_ result: JSONValue) -> String {
+        var lines = ["Practice in \(result["month"]?.stringValue ?? "?"): \(result["monthMinutes"]?.integerValue ?? 0) minutes "
+                     + "on \(result["practisedDays"]?.integerValue ?? 0) days"]
+        for day in result["days"]?.arrayValue ?? [] where (day["runs"]?.integerValue ?? 0) > 0 {
+            let completed = day["completed"]?.integerValue ?? 0
+            lines.append("  \(day["day"]?.stringValue ?? "")  \(String(day["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min"
+                         + (completed > 0 ? "  (\(completed) completed)" : ""))
+        }
+        lines.append("All time: \(result["totalMinutes"]?.integerValue ?? 0) minutes in \(result["totalRuns"]?.integerValue ?? 0) sessions, "
+                     + "\(result["completedRuns"]?.integerValue ?? 0) completed")
+        if let undated = result["undatedRuns"]?.integerValue, undated > 0 {
+            lines.append("\(undated) sessions have no date yet (the clock was not set when they were played)")
+        }
+        if let streak = result["streak"], streak != .null, let days = streak["days"]?.integerValue, days > 1 {
+            lines.append("\(days) days in a row")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func historyRecent(_ result: JSONValue) -> String {
+        let runs = result["recent"]?.arrayValue ?? []
+        guard !runs.isEmpty else { return "No practice recorded yet." }
+        return runs.map { run in
+            let when = run["start"]?.stringValue ?? "date unknown"
+            let number = run["run"]?.integerValue.map { "#\($0)" } ?? "(now)"
+            return "\(number.padded(to: 6)) \(when.padded(to: 20)) \(String(run["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min  "
+                + "\(run["title"]?.stringValue ?? "")" + (run["completed"]?.boolValue == true ? "  (completed)" : "")
+        }.joined(separator: "\n")
+    }
+
+    static func downloads(_ result: JSONValue) -> String {
+        let items = result["downloads"]?.arrayValue ?? []
+        var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
+        for source in result["sources"]?.arrayValue ?? [] {
+            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(source["state"]?.stringValue ?? "?")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func downloadStatus(_ status: JSONValue) -> String {
+        let id = status["session"]?.stringValue ?? status["sessionID"]?.stringValue ?? "?"
+        if let summary = status["summary"]?.stringValue { return "\(id.padded(to: 22)) \(summary)" }
+        return "\(id.padded(to: 22)) \(status["state"]?.stringValue ?? "?")"
+    }
+
+    static func settings(_ result: JSONValue) -> String {
+        (result["settings"]?.arrayValue ?? []).map { setting in
+            "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"
+        }.joined(separator: "\n")
+    }
+
     static func doctor(_ result: JSONValue) -> String {
         (result["checks"]?.arrayValue ?? []).map { check in
             let ok = check["ok"]?.boolValue == true

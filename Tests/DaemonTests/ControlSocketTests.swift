@@ -49,6 +49,19 @@ import Testing
         #expect(harness.ctl("status", "--json").stdout.contains("\"volume\":35")) // kept in the store
     }
 
+    @Test func settingsAreListedChangedValidatedAndKept() {
+        let harness = DaemonHarness()
+        harness.start()
+        #expect(harness.ctl("settings").stdout.contains("night-cap       40"))
+        #expect(harness.ctl("settings", "set", "night-cap", "35").status == 0)
+        let wrong = harness.ctl("settings", "set", "night-cap", "quiet")
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr == "stillroomctl: night-cap: expected a whole number from 0 to 100, got \"quiet\"\n")
+        #expect(harness.ctl("settings", "set", "colour", "blue").status == 4)
+        harness.stop()
+        #expect(harness.ctl("settings").stdout.contains("night-cap       35")) // from the database, daemon down
+    }
+
     @Test func garbageOversizedAndHalfWrittenLinesGetErrorsAndHarmNothing() throws {
         let harness = DaemonHarness()
         harness.start()

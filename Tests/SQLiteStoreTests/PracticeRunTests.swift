@@ -1,3 +1,4 @@
+import Glibc
 @testable import SQLiteStore
 import StillroomCore
 import Testing
@@ -152,6 +153,48 @@ import Testing
         for bad in ["", "[", "[[1,2]", "[[1,2],]", "[[1]]", "[[1,2,3]]", "[[2,1]]", "[[-1,2]]", "[[1,2]] x",
                     "[[nan,2]]", "[[1,inf]]", "{\"a\":1}", "[[1e999,1e999]]"] {
             #expect(throws: StoreError.self, "\(bad)") { try CoveredRangesText.decode(bad, operation: "t") }
+        }
+    }
+}
+
+@Suite struct PurgeTests {
+    /// Bytes of every file of the database (main, -wal, -shm).
+    func fileBytes(_ path: String) -> [UInt8] {
+        ["", "-wal", "-shm"].flatMap { suffix -> [UInt8] in
+            guard let file = fopen(path + suffix, "rb") else { return [] }
+            defer { fclose(file) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let got = fread(&chunk, 1, chunk.count, file)
+                if got <= 0 { break }
+                bytes += chunk[..<got]
+            }
+            return bytes
+        }
+    }
+
+    func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard haystack.count >= pattern.count else { return false }
+        return (0...(haystack.count - pattern.count)).contains { haystack[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+    }
+
+    @Test func deletedHistoryLeavesNoTraceInTheFiles() throws {
+        try withFreshStore { (store, sandbox) throws in
+            let marker = "secret-evening-session"
+            for index in 0..<50 {
+                _ = try store.insertPracticeRun(PracticeRunRecord(sessionID: "\(marker)-\(index)", startedAt: testNow,
+                                                                  recordingSeconds: 300, clockTrusted: true, updatedAt: testNow))
+            }
+            _ = try store.addFavorite(sessionID: "kept-favourite", now: testNow)
+            #expect(contains(fileBytes(store.path), marker))
+            try store.deleteAllPracticeRuns()
+            #expect(contains(fileBytes(store.path), marker)) // deleted rows linger in free pages and the WAL
+            try store.purgeDeletedData()
+            #expect(!contains(fileBytes(store.path), marker))
+            #expect(try store.favorites().map(\.sessionID) == ["kept-favourite"]) // nothing else touched
+            _ = sandbox
         }
     }
 }

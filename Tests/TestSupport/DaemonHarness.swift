@@ -6,6 +6,8 @@ public final class DaemonHarness {
     public let content: String
     public var daemon: Subprocess?
     public var extraArguments: [String]
+    /// The daemon's `--audio-device` ("paced" plays in real time; "paced:8" eight times faster).
+    public var daemonAudioDevice = "paced"
     private var notify: NotifySocket?
     private var starts = 0
 
@@ -27,19 +29,22 @@ public final class DaemonHarness {
 
     public var daemonArguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
-         "--socket", socketPath, "--audio-device", "paced"] + extraArguments
+         "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
     }
 
-    /// Starts the daemon and waits for READY=1.
-    public func start(environment: [String: String] = [:]) {
+    /// Starts the daemon and waits for READY=1. With `keys`, its stdin is a pipe (`typeKeys`).
+    public func start(environment: [String: String] = [:], keys: Bool = false) {
         starts += 1
         let socket = NotifySocket(path: directory.file("notify-\(starts)"))
         notify = socket
         var env = environment
         env["NOTIFY_SOCKET"] = socket.path
-        daemon = Subprocess(BuiltProducts.path("stillroomd"), daemonArguments, environment: env)
+        daemon = Subprocess(BuiltProducts.path("stillroomd"), daemonArguments, environment: env, stdinPipe: keys)
         _ = socket.receive(until: "READY=1")
     }
+
+    /// Types keys on the daemon's terminal (for `--input terminal`).
+    public func typeKeys(_ keys: String) { daemon?.writeStdin(keys) }
 
     /// SIGTERM and wait; returns the exit status and the log.
     @discardableResult
@@ -65,12 +70,16 @@ public final class DaemonHarness {
 
     /// Polls `stillroomctl status --json` until `condition` holds on its output (a state change the
     /// daemon makes by itself, like reaching the end). Each poll is a real request; no sleeping.
-    public func waitForStatus(_ condition: (String) -> Bool) -> String {
-        while true {
-            let status = ctl("status", "--json").stdout
+    /// Gives up after `attempts` polls (a guard against a hang, not a timing: the caller's expectations
+    /// then fail on the last status).
+    public func waitForStatus(attempts: Int = 3000, _ condition: (String) -> Bool) -> String {
+        var status = ""
+        for _ in 0..<attempts {
+            status = ctl("status", "--json").stdout
             if condition(status) { return status }
             usleep(20_000) // 20 ms between polls keeps the daemon's loop free; not an assertion on time
         }
+        return status
     }
 
     public static func makeSweepContent(in directory: TemporaryDirectory) -> String {

@@ -5,15 +5,24 @@ public final class Subprocess {
     public let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
+    private var stdinFD: Int32?
     private var status: Int32?
 
-    /// Starts `executable` with `arguments`; the environment is exactly `environment`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) {
+    /// Starts `executable` with `arguments`; the environment is exactly `environment`. With `stdinPipe`
+    /// the child's stdin is a pipe the test writes to (`writeStdin`); otherwise /dev/null.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdinPipe: Bool = false) {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
-        precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0)
+        var inPipe: [Int32] = [0, 0]
+        precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && pipe(&inPipe) == 0)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
+        if stdinPipe {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_addclose(&actions, inPipe[1])
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         posix_spawn_file_actions_addclose(&actions, outPipe[0])
@@ -40,6 +49,8 @@ public final class Subprocess {
         posix_spawnattr_destroy(&attributes)
         close(outPipe[1])
         close(errPipe[1])
+        close(inPipe[0])
+        if stdinPipe { stdinFD = inPipe[1] } else { close(inPipe[1]) }
         pid = child
         stdoutFD = outPipe[0]
         stderrFD = errPipe[0]
@@ -52,9 +63,16 @@ public final class Subprocess {
         }
         close(stdoutFD)
         close(stderrFD)
+        if let stdinFD { close(stdinFD) }
     }
 
     public func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Writes to the child's stdin (when started with `stdinPipe`).
+    public func writeStdin(_ text: String) {
+        guard let stdinFD else { return }
+        _ = text.utf8CString.withUnsafeBufferPointer { write(stdinFD, $0.baseAddress, $0.count - 1) }
+    }
 
     /// Waits for the child to end: its exit status, or 128 + the signal that killed it.
     @discardableResult
@@ -65,6 +83,23 @@ public final class Subprocess {
         let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
         status = code
         return code
+    }
+
+    /// The next line the child writes to stderr (blocking), without its newline; nil at end of file.
+    public func readStderrLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(stderrFD, &byte, 1)
+            if count == 1 {
+                if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(byte)
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
+        }
     }
 
     /// Everything the child writes to stdout until it closes it.

@@ -5,6 +5,11 @@
 /// detent is emitted when the lines come back to a resting state having moved far enough in one direction,
 /// so a bounce (forth and back) or noise on one line while the other stays still never turns the knob.
 /// Intervals between detents give a velocity for acceleration.
+///
+/// Encoders that rest at every state (one transition a detent) have no resting state to come back to, so
+/// there a transition counts only when it is on the other line than the last one: a real turn alternates
+/// A, B, A, B, while bounce or noise toggles one line back and forth. Noise on one line then moves the knob
+/// at most one detent, and a reversal loses its first step — the price of never jittering.
 public struct QuadratureDecoder: Equatable, Sendable {
     /// Transitions per detent: 4 (one full cycle, most EC11 parts), 2 (rests at 00 and 11) or 1.
     public let transitionsPerDetent: Int
@@ -15,15 +20,24 @@ public struct QuadratureDecoder: Equatable, Sendable {
     public struct Detent: Equatable, Sendable {
         /// +1 clockwise, -1 counter-clockwise.
         public var direction: Int
+        /// When the detent completed (the kernel's timestamp of the edge that completed it).
         public var at: MonotonicInstant
         /// The time since the previous detent in the same direction (nil: the first, or a reversal).
         public var interval: Duration?
+
+        public init(direction: Int, at: MonotonicInstant, interval: Duration? = nil) {
+            self.direction = direction
+            self.at = at
+            self.interval = interval
+        }
     }
 
     private var state: UInt8
     private var restState: UInt8
     private var quarterSteps = 0
-    private var lastDetent: Detent?
+    /// The line that changed last (ratio 1 only): 0b10 for A, 0b01 for B.
+    private var lastChangedLine: UInt8 = 0
+    private var timeline = DetentTimeline()
     /// Rejected transitions so far (a measure of wiring noise, for the log).
     public private(set) var rejected = 0
 
@@ -41,23 +55,25 @@ public struct QuadratureDecoder: Equatable, Sendable {
         let next = Self.code(a, b)
         guard next != state else { return nil }
         let step = Self.step(from: state, to: next)
+        let changedLine = state ^ next
         state = next
         guard let step else {
             rejected += 1
             quarterSteps = 0
+            lastChangedLine = 0
             return nil
         }
-        quarterSteps += step
         if transitionsPerDetent == 1 {
-            quarterSteps = 0
-            return detent(step, at: time)
+            let alternates = changedLine != lastChangedLine
+            lastChangedLine = changedLine
+            return alternates ? detent(step, at: time) : nil
         }
+        quarterSteps += step
         guard isResting(next) else { return nil }
-        // Back at rest: a detent if we travelled (almost) a whole one; one missed edge is forgiven.
-        let needed = transitionsPerDetent == 4 ? 3 : 2
+        // Back at rest: a detent if we travelled a whole one in one direction; back and forth is nothing.
         let travelled = quarterSteps
         quarterSteps = 0
-        guard abs(travelled) >= needed else { return nil }
+        guard abs(travelled) >= transitionsPerDetent else { return nil }
         return detent(travelled > 0 ? 1 : -1, at: time)
     }
 
@@ -69,12 +85,7 @@ public struct QuadratureDecoder: Equatable, Sendable {
     }
 
     private mutating func detent(_ raw: Int, at time: MonotonicInstant) -> Detent {
-        let direction = reversed ? -raw : raw
-        var interval: Duration?
-        if let last = lastDetent, last.direction == direction { interval = time - last.at }
-        let made = Detent(direction: direction, at: time, interval: interval)
-        lastDetent = made
-        return made
+        timeline.detent(direction: reversed ? -raw : raw, at: time)
     }
 
     private static func code(_ a: Bool, _ b: Bool) -> UInt8 { (a ? 0b10 : 0) | (b ? 0b01 : 0) }
@@ -92,8 +103,27 @@ public struct QuadratureDecoder: Equatable, Sendable {
     }
 }
 
+/// Stamps detents with the interval since the previous one in the same direction. The quadrature decoder
+/// uses it, and so do backends whose detents arrive already decoded (the kernel's rotary-encoder driver,
+/// the terminal's arrow keys).
+public struct DetentTimeline: Equatable, Sendable {
+    private var last: QuadratureDecoder.Detent?
+
+    public init() {}
+
+    /// A detent in `direction` (+1 or -1) at `time`.
+    public mutating func detent(direction: Int, at time: MonotonicInstant) -> QuadratureDecoder.Detent {
+        var interval: Duration?
+        if let last, last.direction == direction, time >= last.at { interval = time - last.at }
+        let made = QuadratureDecoder.Detent(direction: direction, at: time, interval: interval)
+        last = made
+        return made
+    }
+}
+
 /// Knob acceleration: quick turns move further. The seek step per detent is multiplied by this.
 public enum KnobAcceleration {
+    /// ×4 under 40 ms since the last detent, ×2 under 100 ms, else ×1 (also for the first detent of a turn).
     public static func multiplier(for interval: Duration?) -> Int {
         guard let interval else { return 1 }
         if interval < .milliseconds(40) { return 4 }

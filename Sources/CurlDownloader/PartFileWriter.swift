@@ -1,0 +1,97 @@
+// The `.part` file of a download: bytes are appended as they arrive and fed to SHA-256 on the way, so
+// the digest is ready when the last byte lands. After a restart the bytes already on disk are read back
+// into the digest (in chunks, between loop iterations) before the transfer continues from there.
+
+import Glibc
+import StillroomCore
+
+/// Appends to one `.part` file and keeps its running SHA-256. Loop thread only.
+final class PartFileWriter {
+    let path: String
+    private var fd: Int32
+    /// Bytes in the file.
+    private(set) var size: Int64
+    private var hasher = SHA256Hasher()
+    /// Tests: the writer behaves as if the card filled up once the file reached this many bytes
+    /// (a short write, then ENOSPC), exactly as a real full card does.
+    let capacityLimit: Int64?
+
+    /// Opens (or creates) the file, keeping what is already in it.
+    init(path: String, capacityLimit: Int64?) throws(FileError) {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { throw FileError("open", path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = FileError("fstat", path)
+            Glibc.close(fd)
+            throw error
+        }
+        self.path = path
+        self.fd = fd
+        self.size = Int64(info.st_size)
+        self.capacityLimit = capacityLimit
+    }
+
+    deinit { close() }
+
+    /// Bytes of the file already in the digest.
+    var hashedBytes: Int64 { hasher.byteCount }
+
+    /// Whether the digest covers the whole file (a resumed file must be read back first).
+    var isDigestCurrent: Bool { hasher.byteCount == size }
+
+    /// Cuts the file to `length` bytes. The digest restarts when the cut reaches into hashed bytes.
+    func truncate(to length: Int64) throws(FileError) {
+        guard ftruncate(fd, off_t(length)) == 0 else { throw FileError("ftruncate", path) }
+        size = length
+        if hasher.byteCount > length { hasher = SHA256Hasher() }
+    }
+
+    /// Reads up to `chunk` bytes the digest has not seen yet. Returns true once the digest is current.
+    func hashExistingBytes(chunk: Int) throws(FileError) -> Bool {
+        guard !isDigestCurrent else { return true }
+        let wanted = Int(min(Int64(chunk), size - hasher.byteCount))
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(hasher.byteCount)) }
+        guard count > 0 else {
+            if count < 0 && errno == EINTR { return false }
+            throw FileError(count < 0 ? "pread" : "pread (file shrank)", path, errno: count < 0 ? errno : EIO)
+        }
+        buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        return isDigestCurrent
+    }
+
+    /// Appends `bytes` and adds them to the digest. On failure the bytes that did reach the file are
+    /// kept and hashed, so the file and the digest still agree.
+    func append(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+        precondition(isDigestCurrent, "append before the digest caught up with the file")
+        var offset = 0
+        while offset < bytes.count {
+            var allowed = bytes.count - offset
+            if let capacityLimit {
+                allowed = Int(max(0, min(Int64(allowed), capacityLimit - size)))
+                if allowed == 0 { throw FileError("write", path, errno: ENOSPC) }
+            }
+            let written = pwrite(fd, bytes.baseAddress! + offset, allowed, off_t(size))
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileError("write", path)
+            }
+            hasher.update(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + written]))
+            size += Int64(written)
+            offset += written
+        }
+    }
+
+    /// fsyncs the file and returns its digest.
+    func finish() throws(FileError) -> SHA256Digest {
+        guard fsync(fd) == 0 else { throw FileError("fsync", path) }
+        return hasher.finalize()
+    }
+
+    func close() {
+        guard fd >= 0 else { return }
+        _ = Glibc.close(fd) // after fsync (or for a file being abandoned) there is nothing left to report
+        fd = -1
+    }
+}

@@ -1,0 +1,60 @@
+import CairoPainter
+import DRMDisplay
+import DeviceFakes
+import Devices
+import EventLoop
+import StillroomCore
+
+/// Where the screen goes, as the `--display` option names it.
+public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
+    /// The panel, through DRM/KMS.
+    case drm
+    /// A PNG file rewritten whenever the picture changes (the simulator, tests, screenshots).
+    case png(path: String, size: PixelSize)
+    /// No screen at all: audio only.
+    case none
+
+    /// The size a PNG screen has unless the spec says otherwise: the reference 800×480 panel.
+    public static let defaultPNGSize = PixelSize(width: 800, height: 480)
+
+    /// Parses `drm`, `none`, `png:PATH` (800×480) or `png@WxH:PATH` (`png@480x320:/tmp/screen.png`).
+    public init(parsing text: String) throws(DisplayError) {
+        switch text {
+        case "drm": self = .drm
+        case "none": self = .none
+        default:
+            guard text.hasPrefix("png"), let colon = text.firstIndex(of: ":") else {
+                throw DisplayError(.failed, "unknown display \"\(text)\": use drm, png:PATH, png@WxH:PATH or none")
+            }
+            let head = text[..<colon], path = String(text[text.index(after: colon)...])
+            guard !path.isEmpty else { throw DisplayError(.failed, "png: needs a file path (png:/tmp/screen.png)") }
+            var size = Self.defaultPNGSize
+            if head != "png" {
+                guard head.hasPrefix("png@"), let parsed = PixelSize(parsing: String(head.dropFirst(4))) else {
+                    throw DisplayError(.failed, "bad display size in \"\(head)\": use png@800x480:PATH")
+                }
+                size = parsed
+            }
+            self = .png(path: path, size: size)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .drm: return "drm"
+        case .none: return "none"
+        case .png(let path, let size): return size == Self.defaultPNGSize ? "png:\(path)" : "png@\(size):\(path)"
+        }
+    }
+
+    /// Opens the display this spec names; nil for `.none`. For `.drm`, a missing screen throws
+    /// `.notFound` with a message worth logging as is; the caller then carries on without a screen.
+    public func open(loop: EventLoop, preference: DRMPreference = DRMPreference(),
+                     rotation: DisplayRotation = .none) throws(DisplayError) -> Display? {
+        switch self {
+        case .none: return nil
+        case .png(let path, let size): return OffscreenDisplay(size: size, pngPath: path, writer: CairoPNGWriter())
+        case .drm: return try DRMDisplay.open(loop: loop, preference: preference, rotation: rotation)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ControlProtocol
+import CurlDownloader
+import SQLiteStore
+import StillroomCore
+
+extension SQLiteStore: DownloadRecordStore {}
+
+/// Downloads: the manager on the loop, its sessions beside the bundled ones, commands over the socket.
+extension Daemon {
+    func startDownloads() throws(StartupError) {
+        guard !options.manifestURLs.isEmpty else { return }
+        let urls = options.manifestURLs.compactMap { try? RemoteURL(parsing: $0) }
+        let hosts = Set(urls.map(\.host) + options.allowedHosts)
+        let configuration = DownloadManager.Configuration(
+            dataDirectory: options.dataDirectory, manifestURLs: urls,
+            policy: DownloadPolicy(hosts: DownloadHostAllowList(Array(hosts).sorted())))
+        do {
+            let manager = try DownloadManager(configuration: configuration, loop: loop, store: store) { [logger] level, message in
+                switch level {
+                case .error: logger.error(message)
+                case .warning: logger.warning(message)
+                default: logger.info(message)
+                }
+            }
+            manager.bundledSessionIDs = Set(content.catalog.sessions.map(\.id))
+            manager.onChange = { [unowned self] id in downloadChanged(id) }
+            manager.start()
+            manager.refreshManifests()
+            downloads = manager
+        } catch {
+            throw StartupError("downloads: \(error)")
+        }
+    }
+
+    private func downloadChanged(_ id: ContentID) {
+        guard let status = downloads?.status(of: id) else { return }
+        logger.debug("download \(id): \(status.summary())")
+    }
+
+    /// A session from the catalog, or from a manifest.
+    func anySession(_ id: ContentID) -> Session? {
+        content.catalog.session(withID: id) ?? downloads?.remoteSession(id)
+    }
+
+    /// The audio file to play, bundled or downloaded.
+    func audioPath(of session: Session) -> String? {
+        if let path = content.audioPath(of: session) { return path }
+        return downloads?.localFiles(for: session.id)?.audio
+    }
+
+    func downloadsCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        guard let downloads else {
+            return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))
+        }
+        let action = request.argument("action") ?? "list"
+        if action == "list" {
+            return .success(.object([
+                "downloads": .array(downloads.statuses.map(\.jsonValue)),
+                "sources": .array(downloads.manifestSources.map { .object(["url": .string($0.url.description), "state": .string("\($0.state)")]) }),
+            ]))
+        }
+        guard let raw = request.argument("session"), let id = try? ContentID(validating: raw) else {
+            return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))
+        }
+        do {
+            switch action {
+            case "start": try downloads.download(id)
+            case "cancel": try downloads.cancel(id)
+            case "remove":
+                guard request.arguments["confirmed"]?.boolValue == true else {
+                    return .failure(ControlError(.invalidArgument, downloads.removalPrompt(for: id).map { "\($0) Add --yes to confirm." }
+                        ?? "nothing to remove for \(id)"))
+                }
+                if player.sessionID == id.rawValue { apply(.stop) } // never remove the file under the player
+                _ = try downloads.remove(id)
+            default:
+                return .failure(ControlError(.invalidArgument, "unknown download action \"\(action)\""))
+            }
+        } catch {
+            return .failure(ControlError(Self.code(for: error), error.description))
+        }
+        return .success(downloads.status(of: id).map(\.jsonValue) ?? .null)
+    }
+
+    private static func code(for error: DownloadCommandError) -> ControlError.Code {
+        switch error {
+        case .unknownSession, .notDownloaded: .notFound
+        case .bundled, .alreadyOnThisBox: .invalidArgument
+        case .cannotRemove: .failed
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Glibc
+import StillroomCore
+import TestSupport
+import Testing
+
+/// A remote session served by scripts/serve-content on loopback, fetched by the real daemon.
+@Suite struct DownloadTests {
+    /// A folder like Content/remote: manifest.json, and the session's audio, transcript and provenance.
+    func makeRemote(in directory: TemporaryDirectory) -> String {
+        let remote = directory.file("remote")
+        runShell("mkdir -p '\(remote)/far-sweep'")
+        let audio = Files.read(RepositoryPaths.fixture("audio/sweep-20s-44k-mono.mp3"))
+        Files.write(audio, to: remote + "/far-sweep/audio.mp3")
+        Files.write("WEBVTT\n\n00:00.000 --> 00:20.000\nA far sweep.\n", to: remote + "/far-sweep/transcript.vtt")
+        Files.write("{}", to: remote + "/far-sweep/provenance.json")
+        var hasher = SHA256Hasher()
+        hasher.update(audio)
+        Files.write("""
+            {"schema": 1, "sessions": [{"id": "far-sweep", "title": "Far sweep", "theme": "unwind",
+              "description": "A downloadable test sweep.", "durationSeconds": 20.0,
+              "remote": {"url": "far-sweep/audio.mp3", "bytes": \(audio.count), "sha256": "\(hasher.finalize().hex)"},
+              "transcript": "far-sweep/transcript.vtt", "provenance": "far-sweep/provenance.json",
+              "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}]}
+            """, to: remote + "/manifest.json")
+        return remote
+    }
+
+    @Test func fetchPlayOfflineAndRemoveThroughTheCLI() throws {
+        let harness = DaemonHarness()
+        let server = Subprocess("/usr/bin/python3", [RepositoryPaths.root + "/scripts/serve-content", "--port", "0",
+                                                    "--dir", makeRemote(in: harness.directory)])
+        defer { server.signal(SIGTERM); server.wait() }
+        let announced = try #require(server.readStderrLine())
+        let port = try #require(announced.split(separator: ":").last.map { $0.filter(\.isNumber) })
+        harness.extraArguments = ["--manifest", "http://127.0.0.1:\(port)/manifest.json"]
+        harness.start()
+
+        _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("sessions").stdout.contains("far-sweep") }
+        #expect(harness.ctl("sessions").stdout.contains("download 0.1 MB"))
+        #expect(harness.ctl("play", "far-sweep").stdout.contains("Error: The session far-sweep is not on this box"))
+        #expect(harness.ctl("download", "far-sweep").status == 0)
+        _ = harness.waitForStatus(attempts: 1000) { _ in harness.ctl("downloads").stdout.contains("On this box") }
+        #expect(harness.ctl("sessions").stdout.contains("(on this box)"))
+        // Played offline: the server is gone.
+        server.signal(SIGTERM)
+        server.wait()
+        #expect(harness.ctl("play", "far-sweep").status == 0)
+        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
+        #expect(playing.contains("\"session\":\"far-sweep\""))
+        #expect(harness.ctl("download", "remove", "far-sweep").status == 2) // needs --yes
+        #expect(harness.ctl("download", "remove", "far-sweep", "--yes").status == 0)
+        #expect(harness.ctl("sessions").stdout.contains("download 0.1 MB")) // listed again as downloadable
+        let (status, _) = harness.stop()
+        #expect(status == 0)
+    }
+}

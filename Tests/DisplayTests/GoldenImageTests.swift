@@ -1,0 +1,50 @@
+import CairoPainter
+import StillroomCore
+import Testing
+import TestSupport
+
+@Suite struct GoldenImageTests {
+    @Test(arguments: [SampleScenes.reference, SampleScenes.small], Appearance.allCases)
+    func playerScreen(_ size: PixelSize, _ appearance: Appearance) throws {
+        let painter = try ScenePainter(size: size)
+        painter.render(SampleScenes.player(size, appearance))
+        try Golden.check(painter.frame, "player-\(size)-\(appearance)")
+    }
+
+    @Test(arguments: [SampleScenes.reference, SampleScenes.small], Appearance.allCases)
+    func pausedPlayerWithANoticeAndALongTitle(_ size: PixelSize, _ appearance: Appearance) throws {
+        let painter = try ScenePainter(size: size)
+        painter.render(SampleScenes.player(size, appearance, expansion: 0.2, playing: false,
+                                           notice: "Headphones unplugged \u{2014} paused",
+                                           title: "A long slow body scan for the end of a very long day"))
+        try Golden.check(painter.frame, "player-paused-\(size)-\(appearance)")
+    }
+
+    @Test(arguments: Appearance.allCases)
+    func largeTextOnTheSmallPanel(_ appearance: Appearance) throws {
+        let painter = try ScenePainter(size: SampleScenes.small)
+        painter.render(SampleScenes.player(SampleScenes.small, appearance, largeText: true, title: "Morning focus"))
+        try Golden.check(painter.frame, "player-large-text-\(SampleScenes.small)-\(appearance)")
+    }
+
+    @Test(arguments: Appearance.allCases)
+    func textSpecimen(_ appearance: Appearance) throws {
+        let painter = try ScenePainter(size: SampleScenes.reference)
+        painter.render(SampleScenes.text(appearance))
+        try Golden.check(painter.frame, "text-\(appearance)")
+    }
+
+    @Test func shapesSpecimen() throws {
+        let folder = TemporaryDirectory("stillroom-images")
+        defer { folder.remove() }
+        // A small picture made here, so the test needs no binary fixture: a two-colour checker.
+        let picture = Frame(width: 8, height: 6)
+        for y in 0..<6 { for x in 0..<8 { picture[x, y] = (x + y) % 2 == 0 ? 0xFF3B_6A5D : 0xFFEE_F2EC } }
+        try PNGImage.write(picture, to: folder.file("checker.png"))
+        let library = ImageLibrary(folder: folder.path)
+        let painter = try ScenePainter(size: SampleScenes.reference, images: library)
+        painter.render(SampleScenes.shapes(image: "checker"))
+        #expect(library.missing.isEmpty)
+        try Golden.check(painter.frame, "shapes")
+    }
+}
