@@ -22,6 +22,8 @@ BOOT_BUDGET = 240          # s of guest time from kernel start to READY=1 under 
 WATCHDOG_BUDGET = 90       # s from SIGSTOP to a new READY=1 (WatchdogSec 10 + TimeoutAbortSec 5 + RestartSec 2 + start)
 SILENT_RMS = 30.0          # a 16-bit capture quieter than this is silence (the fixtures play at about -10 dBFS)
 AUDIBLE_RMS = 300.0
+SUM_LISTENING = ("sqlite3 -readonly /var/lib/stillroom/stillroom.db "
+                 "'SELECT ifnull(sum(actual_listening_seconds), 0) FROM practice_run'")
 
 
 class Skip(Exception):
@@ -268,6 +270,9 @@ def main():
             log.strip().splitlines()[0], took)
 
     def power_cut():
+        # Practice so far, all saved (stop saves the run), so what the cut costs can be told apart.
+        box.ctl("stop")
+        state["listening_before"] = float(box.out(SUM_LISTENING))
         # From the start of the default session, so the last checkpoint before the cut is a periodic one.
         status, output = box.ctl("play", state.get("session") or "")
         check(status == 0, "play: %s" % output)
@@ -314,11 +319,9 @@ def main():
         check("opened the existing database" in opened, "the daemon said: %s" % opened)
         fsck = box.run("journalctl -b -o cat --no-pager -u 'systemd-fsck@*' | tail -3")[1].strip()
         report.figure("boot2.fsck", fsck)
-        listened = box.out("sqlite3 -readonly /var/lib/stillroom/stillroom.db "
-                           "'SELECT ifnull(max(actual_listening_seconds), 0) FROM practice_run "
-                           "WHERE id = (SELECT max(id) FROM practice_run)'")
-        practice_loss = heard - float(listened)
-        report.figure("powercut.practice_seconds_saved", float(listened))
+        listened = float(box.out(SUM_LISTENING)) - state["listening_before"]
+        practice_loss = heard - listened
+        report.figure("powercut.practice_seconds_saved", round(listened, 2))
         report.figure("powercut.practice_seconds_lost", round(practice_loss, 2))
         status_code, output = box.ctl("play")
         check(status_code == 0, "accepting the offer: %s" % output)
@@ -328,7 +331,7 @@ def main():
         check(resumed["position"] >= offer - 0.5, "resumed at %.2f, offer %.2f" % (resumed["position"], offer))
         return ("idle with an offer at %.2f s (%.2f s behind the %.2f s heard; checkpoint lost %.2f s); "
                 "practice saved %.2f of %.2f s; quick_check ok; accepted → playing" % (
-                    offer, heard - offer, heard, heard - offer - 5, float(listened), heard))
+                    offer, heard - offer, heard, heard - offer - 5, listened, heard))
 
     def clean_shutdown():
         box.power_off()
