@@ -135,6 +135,18 @@ class Box:
             return
         self._closed()
 
+    def wait_off(self, timeout):
+        """Waits for QEMU to end by itself (with -no-reboot, a reset or a power-off ends it). Returns
+        True if it ended."""
+        if self.process is None:
+            return True
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        self._closed()
+        return True
+
     def running(self):
         return self.process is not None and self.process.poll() is None
 

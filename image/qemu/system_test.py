@@ -342,6 +342,28 @@ def main():
         check(findings["quick_check"] == "ok", "quick_check: %s" % findings["quick_check"])
         return "systemd poweroff; the data partition is clean without a journal replay; quick_check ok"
 
+    # ---- boot 3 ------------------------------------------------------------------------------------------
+    def kernel_hang_resets():
+        box.boot()
+        box.wait_agent()
+        box.wait_until("the hardware watchdog armed",
+                       lambda: box.out("cat /sys/class/watchdog/watchdog0/state") == "active", 120, interval=1.0)
+        # No reboot on panic (the image says panic=10): a hung kernel is left to the hardware watchdog.
+        box.out("sysctl -q kernel.panic=0")
+        box.run("nohup sh -c 'sleep 1; echo c > /proc/sysrq-trigger' >/dev/null 2>&1 &")
+        crashed_at = time.monotonic()
+        check(box.wait_off(180), "QEMU still runs 180 s after the kernel crashed: no watchdog reset")
+        took = time.monotonic() - crashed_at
+        with open(box.console, errors="replace") as f:
+            console = f.read()
+        check("Kernel panic" in console or "sysrq: Trigger a crash" in console, "no panic on the console")
+        report.figure("watchdog.kernel_hang_to_reset_seconds", round(took, 1))
+        findings = check_data_partition(box, work_dir)
+        check(findings["fsck_verify_status"] == 0 and findings["quick_check"] == "ok",
+              "data partition after the reset: %s" % findings)
+        return ("kernel crashed with panic off; the i6300esb reset the machine %.1f s later (QEMU ended: "
+                "-no-reboot); data partition clean after journal replay, quick_check ok" % took)
+
     try:
         if report.scenario("boot to READY=1", boot_to_ready):
             report.scenario("read-only root, data partition, volatile journal", appliance_layout)
@@ -357,6 +379,8 @@ def main():
             if report.scenario("power cut mid-playback (QEMU killed); data partition checked offline", power_cut):
                 if report.scenario("boot after the cut: quick_check, resume offer within the window", resume_after_cut):
                     report.scenario("clean shutdown leaves a clean data partition", clean_shutdown)
+        if not box.running():
+            report.scenario("kernel hang → the hardware watchdog resets the box", kernel_hang_resets)
     finally:
         if box.running():
             box.cut_power()
