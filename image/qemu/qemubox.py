@@ -180,13 +180,29 @@ class Box:
         line, self.agent_buffer = self.agent_buffer.split(b"\n", 1)
         return line.decode("utf-8", "replace")
 
-    def wait_agent(self, timeout=240):
-        """Waits for the agent's greeting; returns host seconds since QEMU started."""
+    def wait_agent(self, timeout=600):
+        """Waits until the agent answers; returns host seconds since QEMU started. Its greeting is
+        enough; if none comes, a harmless command is sent every 30 s, in case the greeting went out
+        before the host was listening. Generous: TCG on a busy host boots slowly."""
         deadline = time.monotonic() + timeout
+        probe_at = time.monotonic() + 30
+        probes = set()
         while self.hello is None:
-            line = self._read_line(deadline)
-            if line.startswith("HELLO "):
-                self.hello = line.split()[1:]
+            try:
+                line = self._read_line(min(deadline, probe_at))
+            except BoxError:
+                if time.monotonic() >= deadline or not self.running():
+                    raise
+                self.next_id += 1
+                probes.add(str(self.next_id))
+                self.agent.sendall(("RUN %d %s\n" % (self.next_id, base64.b64encode(b"true").decode())).encode())
+                probe_at = time.monotonic() + 30
+                continue
+            parts = line.split()
+            if parts and parts[0] == "HELLO":
+                self.hello = parts[1:]
+            elif len(parts) >= 2 and parts[0] == "RESULT" and parts[1] in probes:
+                self.hello = ["(answered a probe)"]
         return time.monotonic() - self.launched_at
 
     def run(self, command, timeout=60, check=False):
@@ -252,7 +268,7 @@ class Box:
                 raise BoxError("%s: not within %d s" % (what, timeout))
             time.sleep(interval)
 
-    def wait_ready(self, timeout=240):
+    def wait_ready(self, timeout=480):
         """Waits until systemd has the daemon active (Type=notify: after READY=1). Returns the unit's
         properties."""
         def ready():
