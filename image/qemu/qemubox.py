@@ -24,7 +24,10 @@ class Box:
     """One QEMU machine on a working copy of the image. `disk` is written by the guest and survives
     power cuts; each `boot()` starts QEMU again on it."""
 
+    instances = []
+
     def __init__(self, image_dir, work_dir, memory_mb=1024, cpus=2, log=print):
+        Box.instances.append(self)
         self.image_dir = image_dir
         self.work_dir = work_dir
         self.memory_mb = memory_mb
