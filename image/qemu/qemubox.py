@@ -41,6 +41,7 @@ class Box:
         self.next_id = 0
         self.launched_at = None
         self.hello = None
+        self.boot_dir = image_dir
         os.makedirs(work_dir, exist_ok=True)
 
     # -- the disk -----------------------------------------------------------------------------------------
@@ -49,6 +50,10 @@ class Box:
         """A new working copy of the image: the box as flashed."""
         source = os.path.join(self.image_dir, "disk.img")
         subprocess.run(["cp", "--sparse=always", source, self.disk], check=True)
+        # The kernel, initramfs and command line too: a rebuild of the image meanwhile cannot change the box.
+        for name in ("vmlinuz", "initrd.img", "cmdline.txt"):
+            shutil.copyfile(os.path.join(self.image_dir, name), os.path.join(self.work_dir, name))
+        self.boot_dir = self.work_dir
 
     def partition(self, number):
         """(offset, size) in bytes of partition `number` of the working disk."""
@@ -70,7 +75,7 @@ class Box:
         for path in (agent_path, qmp_path):
             if os.path.exists(path):
                 os.unlink(path)
-        with open(os.path.join(self.image_dir, "cmdline.txt")) as f:
+        with open(os.path.join(self.boot_dir, "cmdline.txt")) as f:
             append = f.read().strip()
         # systemd's progress on the serial console helps when a boot goes wrong (console-N.log).
         append += " systemd.show_status=1 " + extra_append
@@ -87,8 +92,8 @@ class Box:
             # The hardware watchdog: a reset ends QEMU (-no-reboot), which the test notices.
             "-device", "i6300esb", "-action", "watchdog=reset",
             "-drive", "file=%s,format=raw,if=virtio,cache=writeback" % self.disk,
-            "-kernel", os.path.join(self.image_dir, "vmlinuz"),
-            "-initrd", os.path.join(self.image_dir, "initrd.img"),
+            "-kernel", os.path.join(self.boot_dir, "vmlinuz"),
+            "-initrd", os.path.join(self.boot_dir, "initrd.img"),
             "-append", append,
             "-serial", "file:" + self.console,
             "-device", "virtio-serial-pci",
