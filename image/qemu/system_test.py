@@ -151,7 +151,8 @@ def main():
             how = "stillroomctl play (no evdev input in this daemon yet)"
         playing = box.wait_until("playing", lambda: (lambda s: s if s["state"] == "playing" else None)(box.status()), 30)
         state["session"] = playing["session"]
-        box.wait_until("position past 1 s", lambda: box.status()["position"] > 1.0, 30)
+        # A few seconds in: a real session may open with a fade-in or a breath of silence.
+        box.wait_until("position past 4 s", lambda: box.status()["position"] > 4.0, 60)
         heard = heard_matches_status("play")
         return "%s → playing %s; %s" % (how, playing["session"], heard)
 
