@@ -1,0 +1,450 @@
+"""The QEMU twin as a Python object: boot the appliance image, run commands in it through the test agent
+(virtio-serial), drive its controls (uinput), record its sound (snd-aloop), look at its screen (QMP
+screendump), and cut its power (SIGKILL to QEMU). Used by the system test and the power-cut bench.
+Standard library only."""
+
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+AGENT_PORT = "org.stillroom.agent"
+UINPUT_FIFO = "/run/stillroom-uinput.fifo"
+
+
+class BoxError(Exception):
+    pass
+
+
+class Box:
+    """One QEMU machine on a working copy of the image. `disk` is written by the guest and survives
+    power cuts; each `boot()` starts QEMU again on it."""
+
+    instances = []
+
+    def __init__(self, image_dir, work_dir, memory_mb=1024, cpus=2, log=print):
+        Box.instances.append(self)
+        self.image_dir = image_dir
+        self.work_dir = work_dir
+        self.memory_mb = memory_mb
+        self.cpus = cpus
+        self.log = log
+        self.disk = os.path.join(work_dir, "disk.img")
+        self.process = None
+        self.agent = None
+        self.agent_buffer = b""
+        self.boots = 0
+        self.next_id = 0
+        self.launched_at = None
+        self.hello = None
+        self.boot_dir = image_dir
+        os.makedirs(work_dir, exist_ok=True)
+
+    # -- the disk -----------------------------------------------------------------------------------------
+
+    def fresh_disk(self):
+        """A new working copy of the image: the box as flashed."""
+        source = os.path.join(self.image_dir, "disk.img")
+        subprocess.run(["cp", "--sparse=always", source, self.disk], check=True)
+        # The kernel, initramfs and command line too: a rebuild of the image meanwhile cannot change the box.
+        for name in ("vmlinuz", "initrd.img", "cmdline.txt"):
+            shutil.copyfile(os.path.join(self.image_dir, name), os.path.join(self.work_dir, name))
+        self.boot_dir = self.work_dir
+
+    def partition(self, number):
+        """(offset, size) in bytes of partition `number` of the working disk."""
+        table = json.loads(subprocess.run(["sfdisk", "--json", self.disk], check=True,
+                                          capture_output=True, text=True).stdout)
+        part = table["partitiontable"]["partitions"][number - 1]
+        return part["start"] * 512, part["size"] * 512
+
+    # -- power ---------------------------------------------------------------------------------------------
+
+    def boot(self, extra_append=""):
+        """Starts QEMU (the power comes on). Returns once QEMU runs; `wait_agent` waits for the guest."""
+        if self.process is not None:
+            raise BoxError("the box is already on")
+        self.boots += 1
+        n = self.boots
+        agent_path = os.path.join(self.work_dir, "agent.sock")
+        qmp_path = os.path.join(self.work_dir, "qmp.sock")
+        for path in (agent_path, qmp_path):
+            if os.path.exists(path):
+                os.unlink(path)
+        with open(os.path.join(self.boot_dir, "cmdline.txt")) as f:
+            append = f.read().strip()
+        # systemd's progress on the serial console helps when a boot goes wrong (console-N.log).
+        append += " systemd.show_status=1 " + extra_append
+        self.console = os.path.join(self.work_dir, "console-%d.log" % n)
+        command = [
+            "nice", "-n", "5",
+            "qemu-system-x86_64",
+            "-accel", "tcg,thread=multi",
+            "-machine", "pc",
+            "-smp", str(self.cpus), "-m", str(self.memory_mb),
+            "-nodefaults", "-display", "none", "-vga", "none",
+            # The screen: bochs DRM, the reference panel's size.
+            "-device", "bochs-display,xres=800,yres=480",
+            # The hardware watchdog: a reset ends QEMU (-no-reboot), which the test notices.
+            "-device", "i6300esb", "-action", "watchdog=reset",
+            "-drive", "file=%s,format=raw,if=virtio,cache=writeback" % self.disk,
+            "-kernel", os.path.join(self.boot_dir, "vmlinuz"),
+            "-initrd", os.path.join(self.boot_dir, "initrd.img"),
+            "-append", append,
+            "-serial", "file:" + self.console,
+            "-device", "virtio-serial-pci",
+            "-chardev", "socket,id=agent,path=%s,server=on,wait=off" % agent_path,
+            "-device", "virtserialport,chardev=agent,name=" + AGENT_PORT,
+            "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+            "-no-reboot",
+        ]
+        self.launched_at = time.monotonic()
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                        stdout=open(os.path.join(self.work_dir, "qemu-%d.log" % n), "w"),
+                                        stderr=subprocess.STDOUT)
+        self.qmp_path = qmp_path
+        deadline = time.monotonic() + 30
+        while not os.path.exists(agent_path):
+            if self.process.poll() is not None:
+                raise BoxError("QEMU exited at start: " + self._qemu_log())
+            if time.monotonic() > deadline:
+                raise BoxError("QEMU made no agent socket in 30 s")
+            time.sleep(0.05)
+        self.agent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.agent.connect(agent_path)
+        self.agent_buffer = b""
+        self.hello = None
+
+    def cut_power(self):
+        """SIGKILL to QEMU: everything in the guest's memory is gone at once, as in a power cut. What the
+        guest had handed to the virtual disk is in the host's page cache and stays (see docs/image.md)."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        self._closed()
+
+    def power_off(self, timeout=120):
+        """A clean shutdown through systemd, then QEMU exits (-no-reboot)."""
+        if self.process is None:
+            return
+        try:
+            self.run("systemctl start --no-block poweroff.target", timeout=30)
+        except BoxError:
+            pass
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.cut_power()
+            return
+        self._closed()
+
+    def wait_off(self, timeout):
+        """Waits for QEMU to end by itself (with -no-reboot, a reset or a power-off ends it). Returns
+        True if it ended."""
+        if self.process is None:
+            return True
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        self._closed()
+        return True
+
+    def running(self):
+        return self.process is not None and self.process.poll() is None
+
+    def _closed(self):
+        if self.agent is not None:
+            self.agent.close()
+        self.agent = None
+        self.process = None
+
+    def _qemu_log(self):
+        with open(os.path.join(self.work_dir, "qemu-%d.log" % self.boots)) as f:
+            return f.read()[-2000:]
+
+    # -- the agent -----------------------------------------------------------------------------------------
+
+    def _read_line(self, deadline):
+        while b"\n" not in self.agent_buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BoxError("no answer from the guest in time")
+            if not self.running():
+                raise BoxError("QEMU is not running (a reset ends it: watchdog or panic?)")
+            self.agent.settimeout(min(remaining, 1.0))
+            try:
+                chunk = self.agent.recv(65536)
+            except socket.timeout:
+                continue
+            if not chunk:
+                raise BoxError("the agent's socket closed")
+            self.agent_buffer += chunk
+        line, self.agent_buffer = self.agent_buffer.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
+
+    def wait_agent(self, timeout=600):
+        """Waits until the agent answers; returns host seconds since QEMU started. Its greeting is
+        enough; if none comes, a harmless command is sent every 30 s, in case the greeting went out
+        before the host was listening. Generous: TCG on a busy host boots slowly."""
+        deadline = time.monotonic() + timeout
+        probe_at = time.monotonic() + 30
+        probes = set()
+        while self.hello is None:
+            try:
+                line = self._read_line(min(deadline, probe_at))
+            except BoxError:
+                if time.monotonic() >= deadline or not self.running():
+                    raise
+                self.next_id += 1
+                probes.add(str(self.next_id))
+                self.agent.sendall(("RUN %d %s\n" % (self.next_id, base64.b64encode(b"true").decode())).encode())
+                probe_at = time.monotonic() + 30
+                continue
+            parts = line.split()
+            if parts and parts[0] == "HELLO":
+                self.hello = parts[1:]
+            elif len(parts) >= 2 and parts[0] == "RESULT" and parts[1] in probes:
+                self.hello = ["(answered a probe)"]
+        return time.monotonic() - self.launched_at
+
+    def run(self, command, timeout=60, check=False):
+        """Runs `command` with bash in the guest as root; returns (status, output)."""
+        if self.agent is None:
+            raise BoxError("the box is off")
+        self.next_id += 1
+        ident = str(self.next_id)
+        payload = base64.b64encode(command.encode()).decode()
+        self.agent.sendall(("RUN %s %s\n" % (ident, payload)).encode())
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._read_line(deadline)
+            parts = line.split(" ", 3)
+            if parts[0] == "HELLO":
+                self.hello = parts[1:]
+                continue
+            if parts[0] != "RESULT" or parts[1] != ident:
+                continue
+            status = int(parts[2])
+            output = base64.b64decode(parts[3]).decode("utf-8", "replace") if len(parts) > 3 else ""
+            if check and status != 0:
+                raise BoxError("in the guest, `%s` failed (%d): %s" % (command, status, output[-1500:]))
+            return status, output
+
+    def out(self, command, timeout=60):
+        """The output of a command that must succeed."""
+        return self.run(command, timeout=timeout, check=True)[1].strip()
+
+    # -- the daemon ----------------------------------------------------------------------------------------
+
+    def status(self):
+        status, output = self.run("stillroomctl --json status")
+        if status != 0:
+            raise BoxError("stillroomctl status failed (%d): %s" % (status, output))
+        return json.loads(output)
+
+    def ctl(self, *arguments):
+        return self.run("stillroomctl " + " ".join(arguments))
+
+    def service(self):
+        """The unit's state as systemd sees it."""
+        props = "ActiveState,SubState,MainPID,NRestarts,ActiveEnterTimestampMonotonic,Result"
+        text = self.out("systemctl show stillroom.service -p " + props)
+        values = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+        return values
+
+    def wait_until(self, what, predicate, timeout, interval=0.3):
+        """Polls `predicate()` until it returns something true; returns it. Not a timing assertion: the
+        timeout only stops a test that would otherwise hang."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            try:
+                last = predicate()
+            except BoxError:
+                if not self.running():
+                    raise
+                last = None
+            if last:
+                return last
+            if time.monotonic() > deadline:
+                raise BoxError("%s: not within %d s" % (what, timeout))
+            time.sleep(interval)
+
+    def wait_ready(self, timeout=480):
+        """Waits until systemd has the daemon active (Type=notify: after READY=1). Returns the unit's
+        properties."""
+        def ready():
+            props = self.service()
+            return props if props.get("ActiveState") == "active" else None
+        return self.wait_until("stillroom.service active", ready, timeout, interval=0.5)
+
+    def open_devices(self, pid):
+        """The device nodes the daemon holds open."""
+        text = self.run("ls -l /proc/%s/fd 2>/dev/null | sed -n 's/.*-> //p'" % pid)[1]
+        return sorted(set(line for line in text.splitlines() if line.startswith("/dev/")))
+
+    # -- the controls, the sound, the screen ------------------------------------------------------------
+
+    def control(self, command):
+        """A uinput command (tap play, turn 2, jack 0; image/qemu/stillroom-uinput.c)."""
+        self.out("echo '%s' > %s" % (command, UINPUT_FIFO))
+
+    def record(self, seconds):
+        """Records `seconds` of what the daemon plays from the loopback's other end; returns (rms,
+        frequency) of the 16-bit mono capture: the RMS level and a zero-crossing estimate of pitch."""
+        script = (
+            "arecord -q -D plughw:CARD=Loopback,DEV=1 -f S16_LE -c 1 -r 44100 -d %d -t raw /run/capture.raw"
+            " && od -An -v -td2 -w2 /run/capture.raw | awk '"
+            "{ s += $1 * $1; n++; if (n > 1 && (($1 >= 0) != (p >= 0))) z++; p = $1 }"
+            " END { if (n == 0) n = 1; printf \"%%.1f %%.1f %%d\\n\", sqrt(s / n), z / 2 / (n / 44100), n }'"
+            % seconds)
+        rms, frequency, frames = self.out(script, timeout=seconds + 60).split()
+        return float(rms), float(frequency), int(frames)
+
+    def screendump(self, path):
+        """QEMU's screendump of the bochs display, as a PPM file at `path`."""
+        qmp = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        qmp.settimeout(30)
+        qmp.connect(self.qmp_path)
+        reader = qmp.makefile("rb")
+        reader.readline()  # greeting
+
+        def command(name, arguments=None):
+            message = {"execute": name}
+            if arguments:
+                message["arguments"] = arguments
+            qmp.sendall(json.dumps(message).encode() + b"\n")
+            while True:
+                reply = json.loads(reader.readline())
+                if "return" in reply or "error" in reply:
+                    return reply
+
+        command("qmp_capabilities")
+        reply = command("screendump", {"filename": path})
+        qmp.close()
+        if "error" in reply:
+            raise BoxError("screendump: %s" % reply["error"])
+        return path
+
+
+def read_ppm(path):
+    """(width, height, bytes RGB) of a binary PPM (P6, 8-bit)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    fields = []
+    index = 0
+    while len(fields) < 4:
+        while data[index:index + 1].isspace():
+            index += 1
+        if data[index:index + 1] == b"#":
+            index = data.index(b"\n", index) + 1
+            continue
+        end = index
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[index:end])
+        index = end
+    index += 1
+    if fields[0] != b"P6" or fields[3] != b"255":
+        raise BoxError("not an 8-bit P6 PPM: " + path)
+    width, height = int(fields[1]), int(fields[2])
+    return width, height, data[index:index + width * height * 3]
+
+
+def read_png(path):
+    """(width, height, bytes RGB) of an 8-bit RGB or RGBA, non-interlaced PNG (what cairo writes)."""
+    import struct
+    import zlib
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise BoxError("not a PNG: " + path)
+    index, chunks, header = 8, [], None
+    while index < len(data):
+        length, kind = struct.unpack(">I4s", data[index:index + 8])
+        body = data[index + 8:index + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        index += 12 + length
+    width, height, depth, color, _, _, interlace = header
+    if depth != 8 or color not in (2, 6) or interlace:
+        raise BoxError("unsupported PNG (depth %d, colour type %d, interlace %d)" % (depth, color, interlace))
+    channels = 3 if color == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows, previous, index = [], bytearray(stride), 0
+    for _ in range(height):
+        kind = raw[index]
+        line = bytearray(raw[index + 1:index + 1 + stride])
+        index += 1 + stride
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            upper_left = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - upper_left
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - upper_left)
+                predictor = left if pa <= pb and pa <= pc else (up if pb <= pc else upper_left)
+                line[i] = (line[i] + predictor) & 255
+        rows.append(bytes(line))
+        previous = line
+    pixels = b"".join(rows)
+    if channels == 4:
+        pixels = bytes(b for i, b in enumerate(pixels) if i % 4 != 3)
+    return width, height, pixels
+
+
+def mean_difference(a, b):
+    """Mean absolute difference per channel (0–255) of two same-sized RGB byte strings."""
+    if len(a) != len(b):
+        raise BoxError("images differ in size")
+    step = 7  # every 7th byte is plenty for a tolerance check and keeps it fast
+    total = sum(abs(a[i] - b[i]) for i in range(0, len(a), step))
+    return total / (len(a) // step)
+
+
+def check_data_partition(box, scratch):
+    """Offline, on the host, right after a power cut: copies the data partition out of the disk, lets
+    e2fsck replay its journal (as the box's boot-time fsck would), checks it again read-only, then reads
+    the database files out with debugfs and runs SQLite's quick_check on them. Returns a dict of findings."""
+    offset, size = box.partition(3)
+    copy = os.path.join(scratch, "data.ext4")
+    subprocess.run(["dd", "if=" + box.disk, "of=" + copy, "bs=1M", "skip=%d" % (offset // 1048576),
+                    "count=%d" % (size // 1048576), "status=none", "conv=sparse"], check=True)
+    repair = subprocess.run(["e2fsck", "-fy", copy], capture_output=True, text=True)
+    verify = subprocess.run(["e2fsck", "-fn", copy], capture_output=True, text=True)
+    found = {
+        "fsck_replay_status": repair.returncode,
+        "fsck_replay_output": repair.stdout.strip().splitlines()[-3:],
+        "fsck_verify_status": verify.returncode,
+    }
+    dump = os.path.join(scratch, "db")
+    shutil.rmtree(dump, ignore_errors=True)
+    os.makedirs(dump)
+    listing = subprocess.run(["debugfs", "-R", "ls -l /", copy], capture_output=True, text=True).stdout
+    for name in ("stillroom.db", "stillroom.db-wal"):
+        if " %s" % name in listing:
+            subprocess.run(["debugfs", "-R", "dump /%s %s/%s" % (name, dump, name), copy],
+                           capture_output=True, check=True)
+    database = os.path.join(dump, "stillroom.db")
+    if os.path.exists(database):
+        check = subprocess.run(["sqlite3", database, "PRAGMA quick_check"], capture_output=True, text=True)
+        found["quick_check"] = (check.stdout.strip() or check.stderr.strip())
+    else:
+        found["quick_check"] = "no database on the partition"
+    os.unlink(copy)
+    return found
