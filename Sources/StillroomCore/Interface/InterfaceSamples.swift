@@ -144,12 +144,12 @@ public enum InterfaceSamples {
     /// A breathing timer of `minutes` with `pattern`, `elapsed` seconds in at `now`, with the set-up's
     /// choice the same.
     public static func breathing(_ model: InterfaceModel, pattern: String = "4-7-8", minutes: Int = 5,
-                                 elapsed: Double = 97) -> InterfaceModel {
+                                 elapsed: Double = 97, at instant: MonotonicInstant = now) -> InterfaceModel {
         var model = model
         model.settings.timerPattern = pattern
         model.settings.timerMinutes = minutes
         model.breathingTimer = BreathingTimer(patternName: pattern, minutes: minutes,
-                                              startedAt: MonotonicInstant(nanoseconds: now.nanoseconds - UInt64(elapsed * 1e9)))
+                                              startedAt: MonotonicInstant(nanoseconds: instant.nanoseconds - UInt64(elapsed * 1e9)))
         return model
     }
 
@@ -228,7 +228,8 @@ public enum InterfaceSamples {
             state("timer-setup-pattern", [Page(.timerSetup, focus: .timerPattern)], breathing(base, pattern: "box", minutes: 10).withoutTimer),
             State(name: "timer-setup-choosing", interface: choosing, model: base, now: now),
             state("timer-reduced-motion", [Page(.library, focus: .timerLink), Page(.breathingTimer)], timerReduced),
-            state("timer-last-second", [Page(.timerSetup), Page(.breathingTimer)], breathing(base, pattern: "4-4", minutes: 60, elapsed: 3599.5)),
+            State(name: "timer-last-second", interface: Interface(showing: [Page(.timerSetup), Page(.breathingTimer)]),
+                  model: breathing(base, pattern: "4-4", minutes: 60, elapsed: 3599.5, at: now + .seconds(3600)), now: now + .seconds(3600)),
         ]
     }
 }

@@ -58,7 +58,7 @@ extension Canvas {
         let rhythm = TimerText.rhythm(timer.patternName)
         let leftText = "\(TimeText.clock(Double(TimerText.secondsLeft(timer, now: now)))) left"
         let lengthText = "of \(TimeText.clock(timer.length.seconds))"
-        let layout = timerLayout(area: area, title: title, rhythm: rhythm, numbers: [leftText, lengthText])
+        let layout = timerLayout(area: area, title: title, rhythm: rhythm, left: leftText)
         let finished = timer.isFinished(at: now)
 
         if layout.maximumRadius > 0 {
@@ -84,12 +84,17 @@ extension Canvas {
         add("timer.progress", .progress(ProgressBar(frame: Rect(x: x, y: y, width: width, height: barHeight), fraction: fraction,
                                                     track: palette.track, fill: palette.accent)))
         y += barHeight + space.s
+        // The whole length at the right, where there is room for it beside the time left (the header says it too).
         let numeric = type.numeric
-        let half = width / 2
-        let leftHeight = text("timer.left", leftText, x: x, y: y, width: half, style: numeric, color: palette.textPrimary, tabular: true)
-        let lengthHeight = text("timer.length", lengthText, x: x + half, y: y, width: half, style: numeric,
-                                color: palette.textSecondary, alignment: .trailing, tabular: true)
-        y += max(leftHeight, lengthHeight) + space.l
+        let lengthWidth = textWidth(lengthText, style: numeric, tabular: true)
+        let bothFit = textWidth(leftText, style: numeric, tabular: true) + space.m + lengthWidth <= width
+        let leftHeight = text("timer.left", leftText, x: x, y: y, width: bothFit ? width - lengthWidth - space.m : width,
+                              style: numeric, color: palette.textPrimary, tabular: true)
+        if bothFit {
+            text("timer.length", lengthText, x: x + width - lengthWidth, y: y, width: lengthWidth, style: numeric,
+                 color: palette.textSecondary, alignment: .trailing, tabular: true)
+        }
+        y += leftHeight + space.l
 
         // PLAY: the round control, showing stop; beside it what PLAY and BACK do.
         let button = layout.buttonSize
@@ -126,7 +131,7 @@ extension Canvas {
 
     /// The circle at the left, the column at the right, as on the player: when the column would not fit,
     /// the circle gives up room, the title steps down, BACK's line goes, and last the circle steps aside.
-    func timerLayout(area: Rect, title: String, rhythm: String, numbers: [String]) -> TimerLayout {
+    func timerLayout(area: Rect, title: String, rhythm: String, left: String) -> TimerLayout {
         let label = (6 * type.body.size + 2 * space.s) / 2
         let options: [(TextStyle, Double, Bool)] = [
             (type.title, 0.22, true), (type.title, 0.17, true), (type.heading, 0.17, true), (type.heading, 0.14, true),
@@ -146,7 +151,7 @@ extension Canvas {
             let rowHeight = max(button, hintHeight)
             let titleHeight = textHeight(title, width: columnWidth, style: titleStyle)
             let rhythmHeight = textHeight(rhythm, width: columnWidth, style: tokens.rowTitle)
-            let numbersHeight = numbers.map { textHeight($0, width: columnWidth / 2, style: type.numeric) }.max() ?? 0
+            let numbersHeight = textHeight(left, width: columnWidth, style: type.numeric)
             let columnHeight = titleHeight + space.s + rhythmHeight + space.l + tokens.barHeight + space.s
                 + numbersHeight + space.l + rowHeight
             chosen = TimerLayout(
