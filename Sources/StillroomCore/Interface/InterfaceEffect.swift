@@ -58,7 +58,7 @@ public enum InterfaceTimer: String, Equatable, Hashable, Sendable, CaseIterable 
 /// How lit the screen is.
 public enum ScreenPower: String, Equatable, Hashable, Sendable {
     case on
-    /// Lit, but low: the clock face, or the player while it plays.
+    /// Lit, but low: the clock face, or the player while it plays (the breathing timer while it runs).
     case dim
     /// Blanked (DPMS off): only PLAY acts; any other touch only wakes it.
     case off
