@@ -116,7 +116,7 @@ extension Daemon {
             reminder: reminderChoice, notices: notices,
             clock: InterfaceModel.LocalClock(local),
             todayMinutes: summary.month?.days.first { $0.day == summary.today }?.amount.wholeMinutes ?? 0,
-            nextReminder: nextReminder, headphonesConnected: player.headphonesConnected)
+            nextReminder: nextReminder, headphonesConnected: player.headphonesConnected, breathingTimer: breathingTimer)
     }
 
     private func cachedHistorySummary() -> InterfaceModel.HistorySummary {
@@ -233,6 +233,12 @@ extension Daemon {
             speakLabel(text)
         case .readTranscript(let cue):
             readTranscriptAloud(from: cue)
+        case .startBreathingTimer(let pattern, let minutes):
+            if case .failure(let error) = startBreathingTimer(patternName: pattern, minutes: minutes) {
+                logger.warning("breathing timer: \(error.message)")
+            }
+        case .stopBreathingTimer:
+            finishBreathingTimer(completed: false)
         case .headphones(let connected):
             apply(.headphones(connected: connected))
             applySettings() // the headphone cap

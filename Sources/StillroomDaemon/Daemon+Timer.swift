@@ -25,6 +25,7 @@ extension Daemon {
     func finishBreathingTimer(completed: Bool) {
         guard let timer = breathingTimer else { return }
         breathingTimer = nil
+        defer { refreshModel() } // the screen follows: the running timer goes, back to where it started
         breathingTimerEnd.cancel()
         let seconds = timer.elapsedSeconds(at: loop.now)
         if completed { cue("end") }
@@ -57,8 +58,9 @@ extension Daemon {
         case "show":
             return .success(timerJSON())
         case "start":
-            return startBreathingTimer(patternName: request.argument("pattern") ?? "4-6",
-                                       minutes: request.arguments["minutes"]?.integerValue ?? 5)
+            // Without a choice, the one last made on the box.
+            return startBreathingTimer(patternName: request.argument("pattern") ?? settings.timerPattern,
+                                       minutes: request.arguments["minutes"]?.integerValue ?? settings.timerMinutes)
         case "stop":
             guard breathingTimer != nil else { return .failure(ControlError(.notFound, "no breathing timer is running")) }
             finishBreathingTimer(completed: false)

@@ -12,8 +12,8 @@ import TestSupport
 @Suite struct InterfaceGoldenTests {
     static let sizes = [PixelSize(width: 800, height: 480), PixelSize(width: 480, height: 320)]
     /// The screens drawn in every look; variants are drawn in two looks that between them cover each axis.
-    static let screens = InterfaceSamples.states(appearance: .day, textSize: .regular).prefix(11).map(\.name)
-    static let variants = InterfaceSamples.states(appearance: .day, textSize: .regular).dropFirst(11).map(\.name)
+    static let screens = InterfaceSamples.states(appearance: .day, textSize: .regular).prefix(InterfaceSamples.screenCount).map(\.name)
+    static let variants = InterfaceSamples.states(appearance: .day, textSize: .regular).dropFirst(InterfaceSamples.screenCount).map(\.name)
 
     static func state(_ name: String, _ appearance: Appearance, _ text: Settings.TextSize) -> InterfaceSamples.State {
         InterfaceSamples.states(appearance: appearance, textSize: text).first { $0.name == name }!

@@ -18,6 +18,9 @@ import Testing
         ("day-boundary", "25:00", "expected a time as HH:MM (24-hour), got \"25:00\""),
         ("night-starts", "9pm", "expected a time as HH:MM (24-hour), got \"9pm\""),
         ("dark-after", "5", "expected a whole number from 10 to 7200, got \"5\""),
+        ("timer-minutes", "0", "expected a whole number from 1 to 60, got \"0\""),
+        ("timer-minutes", "61", "expected a whole number from 1 to 60, got \"61\""),
+        ("timer-pattern", "4-7", "expected 4-4, 4-7-8, box, 4-6, got \"4-7\""),
     ])
     func aWrongValueSaysWhatTheKeyTakes(key: String, value: String, message: String) {
         var settings = Settings()
@@ -35,6 +38,20 @@ import Testing
         #expect(settings.volume == 35)
         #expect(settings.nightCap == 40)
         #expect(settings.problems == ["setting night-cap: expected a whole number from 0 to 100, got \"very quiet\"; using 40"])
+    }
+
+    @Test func theBreathingTimersChoiceIsRememberedAndChecked() throws {
+        var settings = Settings()
+        #expect(settings.timerMinutes == 5 && settings.timerPattern == "4-6")
+        try settings.set("timer-minutes", to: "12")
+        try settings.set("timer-pattern", to: "BOX")
+        #expect(settings.timerMinutes == 12 && settings.timerPattern == "box")
+        #expect(settings.value(of: "timer-pattern") == "box")
+        // Every pattern the timer offers is a value the setting takes.
+        for (name, _) in BreathingTimer.patterns { try settings.set("timer-pattern", to: name) }
+        let stored = Settings(stored: ["timer-minutes": "90", "timer-pattern": "square"])
+        #expect(stored.timerMinutes == 5 && stored.timerPattern == "4-6")
+        #expect(stored.problems.count == 2)
     }
 
     @Test func nightWindowAcrossMidnight() throws {

@@ -89,10 +89,15 @@ extension Interface {
 
     /// The focus stops of `screen`, in knob order.
     public func focusItems(on screen: Screen, model: InterfaceModel) -> [FocusItem] {
-        Self.focusItems(on: screen, model: model, filter: filter, editing: editing)
+        Self.focusItems(on: screen, model: model, filter: filter, editing: editing, timerMinutesEdit: timerMinutesEdit)
     }
 
-    static func focusItems(on screen: Screen, model: InterfaceModel, filter: LibraryFilter, editing: SettingEdit?) -> [FocusItem] {
+    /// Whether the library shows the breathing timer's card under `filter`: with every session, and
+    /// with the breathing ones.
+    static func showsTimerCard(_ filter: LibraryFilter) -> Bool { filter == .all || filter == .breathe }
+
+    static func focusItems(on screen: Screen, model: InterfaceModel, filter: LibraryFilter, editing: SettingEdit?,
+                           timerMinutesEdit: Int? = nil) -> [FocusItem] {
         switch screen {
         case .library:
             var items = model.notices.map {
@@ -104,6 +109,10 @@ extension Interface {
             for session in shown { items.append(FocusItem(.session(id: session.id), InterfaceText.sessionLabel(session))) }
             if let offered = offeredSession(model, filter: filter) {
                 items.append(FocusItem(.session(id: offered.id), "Try this one: " + InterfaceText.sessionLabel(offered)))
+            }
+            if showsTimerCard(filter) {
+                items.append(FocusItem(.timerLink, "Breathing timer, silent: \(TimerText.spokenChoice(model.settings)). "
+                    + "Press the knob to set it up, or PLAY to start it."))
             }
             let month = model.history.totals.thisMonth?.wholeMinutes
             items.append(FocusItem(.historyLink, "Practice history" + (month.map { ". \(InterfaceText.spokenMinutes($0)) this month." } ?? ".")))
@@ -129,8 +138,20 @@ extension Interface {
             }
             return items
 
-        case .player, .transcript, .idle:
+        case .player, .transcript, .idle, .breathingTimer:
             return []
+
+        case .timerSetup:
+            let settings = model.settings
+            let pattern = TimerText.patternName(settings.timerPattern)
+            let minutes = TimerText.minutes(timerMinutesEdit ?? settings.timerMinutes)
+            return [
+                FocusItem(.timerStart, "Breathing timer. Start: \(TimerText.spokenChoice(settings))."),
+                FocusItem(.timerLength, "Length: \(InterfaceText.spokenMinutes(minutes)). "
+                    + (timerMinutesEdit == nil ? "Press for 3, 5 or 10 minutes; hold the knob for any length."
+                                              : "Turn to change, press to keep.")),
+                FocusItem(.timerPattern, "Pattern: \(TimerText.spokenRhythm(pattern)). \(TimerText.purpose(pattern)) Press for the next pattern."),
+            ]
 
         case .history:
             var items: [FocusItem] = []

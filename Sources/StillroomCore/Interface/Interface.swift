@@ -47,10 +47,14 @@ public struct Interface: Equatable, Sendable {
     /// The transcript's scroll: nil follows the current cue; otherwise the cue shown at the top.
     public private(set) var transcriptAnchor: Int?
     public private(set) var editing: SettingEdit?
+    /// The timer's length (minutes) being chosen with the knob on the set-up screen.
+    public private(set) var timerMinutesEdit: Int?
     public private(set) var power: ScreenPower = .on
     /// The player's phase last seen in a model (to speak changes nobody asked for).
     private var lastPhase: PlayerPhase = .idle
     private var lastNoticeIDs: [Int64] = []
+    /// The breathing timer last seen in a model (to follow one started or ended elsewhere).
+    private var lastTimer: BreathingTimer?
 
     public init() {}
 
@@ -65,9 +69,10 @@ public struct Interface: Equatable, Sendable {
     public var screen: Screen { stack[stack.count - 1].screen }
     public var isDark: Bool { power == .off }
 
-    /// Whether the resume offer is on screen: while the player offers one, over anything but the clock face.
+    /// Whether the resume offer is on screen: while the player offers one, over anything but the clock
+    /// face and a running breathing timer.
     public func showsResumeOffer(_ model: InterfaceModel) -> Bool {
-        model.player.resumeOffer != nil && screen != .idle
+        model.player.resumeOffer != nil && screen != .idle && screen != .breathingTimer
     }
 
     /// What the control mapper needs to know about the screen.
@@ -101,6 +106,8 @@ public struct Interface: Equatable, Sendable {
     public mutating func start(model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         lastPhase = model.player.phase
         lastNoticeIDs = model.notices.map(\.id)
+        lastTimer = model.breathingTimer
+        if model.breathingTimer != nil { stack.append(Page(.breathingTimer)) }
         return [.setScreenPower(.on)] + scheduleDimming(model, now: now)
     }
 
@@ -109,6 +116,7 @@ public struct Interface: Equatable, Sendable {
     /// output lost, the end of a session, a new notice).
     public mutating func update(model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         var effects: [InterfaceEffect] = []
+        let timerWasShowing = screen == .breathingTimer
         var kept: [Page] = [stack[0]]
         for page in stack.dropFirst() where isValid(page.screen, model) { kept.append(page) }
         stack = kept
@@ -117,6 +125,8 @@ public struct Interface: Equatable, Sendable {
             effects.append(.cancelTimer(.seekCommit))
         }
         if editing != nil && screen != .settings { editing = nil }
+        if timerMinutesEdit != nil && screen != .timerSetup { timerMinutesEdit = nil }
+        effects += followTimer(model, wasShowing: timerWasShowing, now: now)
 
         let phase = model.player.phase
         if phase != lastPhase {
@@ -141,6 +151,7 @@ public struct Interface: Equatable, Sendable {
 
     private func isValid(_ screen: Screen, _ model: InterfaceModel) -> Bool {
         switch screen {
+        case .breathingTimer: return model.breathingTimer != nil
         case .detail(let id): return model.session(id) != nil
         case .notice(let id): return model.notices.contains { $0.id == id }
         case .transcript: return model.transcript != nil && model.player.hasSession
@@ -199,7 +210,7 @@ public struct Interface: Equatable, Sendable {
             guard power == .on else { return [] }
             power = .dim
             var effects: [InterfaceEffect] = [.setScreenPower(.dim)]
-            if !model.player.isPlaying && screen != .idle {
+            if !model.player.isPlaying && model.breathingTimer == nil && screen != .idle {
                 effects += closeTransient()
                 stack.append(Page(.idle))
             }
@@ -208,7 +219,7 @@ public struct Interface: Equatable, Sendable {
             guard power != .off else { return [] }
             power = .off
             var effects: [InterfaceEffect] = [.setScreenPower(.off)]
-            if !model.player.isPlaying && screen != .idle {
+            if !model.player.isPlaying && model.breathingTimer == nil && screen != .idle {
                 effects += closeTransient()
                 stack.append(Page(.idle))
             }
@@ -235,6 +246,7 @@ public struct Interface: Equatable, Sendable {
     /// Drops a seek preview or an adjustment in progress (the screen is going away).
     private mutating func closeTransient() -> [InterfaceEffect] {
         editing = nil
+        timerMinutesEdit = nil
         guard seekPreview != nil else { return [] }
         seekPreview = nil
         return [.cancelTimer(.seekCommit)]
@@ -244,7 +256,10 @@ public struct Interface: Equatable, Sendable {
 
     private mutating func playPause(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         let player = model.player
+        // A running breathing timer: PLAY stops it, whatever else waits (see docs/routine.md).
+        if model.breathingTimer != nil { return stopTimer(model, now: now) }
         if model.player.resumeOffer != nil { return acceptResume(model) }
+        if screen == .timerSetup { return startTimer(model) }
         if let preview = seekPreview, canSeek(player) {
             // PLAY during a preview: go there, and play.
             seekPreview = nil
@@ -271,7 +286,13 @@ public struct Interface: Equatable, Sendable {
             }
         }
         var preferred: String?
-        if stack.count == 1 || screen == .idle, case .session(let id)? = focus(of: 0, model: model) { preferred = id }
+        if stack.count == 1 || screen == .idle {
+            switch focus(of: 0, model: model) {
+            case .session(let id)?: preferred = id
+            case .timerLink?: return startTimer(model) // the focused thing: the breathing timer
+            default: break
+            }
+        }
         if screen == .downloads, case .session(let id)? = focus(model) { preferred = id }
         guard let session = model.sessionToStart(preferring: preferred) else {
             return say("There is no session on this box to play.", model)
@@ -311,6 +332,11 @@ public struct Interface: Equatable, Sendable {
             editing = nil
             return say("Unchanged.", model)
         }
+        if timerMinutesEdit != nil {
+            timerMinutesEdit = nil
+            return say("Unchanged.", model)
+        }
+        if screen == .breathingTimer { return stopTimer(model, now: now) }
         if stack.count > 1 {
             stack.removeLast()
             if screen == .transcript || screen == .player { transcriptAnchor = nil }
@@ -324,7 +350,8 @@ public struct Interface: Equatable, Sendable {
     }
 
     private mutating func goHome(_ model: InterfaceModel) -> [InterfaceEffect] {
-        let effects = closeTransient()
+        var effects = closeTransient()
+        if model.breathingTimer != nil { effects.append(.stopBreathingTimer) }
         stack = [stack[0]]
         transcriptAnchor = nil
         return effects + say(screenAnnouncement(model), model)
@@ -344,6 +371,9 @@ public struct Interface: Equatable, Sendable {
         case .confirm(let question): name = ConfirmText.of(question, model: model).question
         case .notice(let id): name = model.notices.first { $0.id == id }.map { InterfaceText.noticeHeading($0.kind) } ?? "Notice"
         case .idle: name = "Clock"
+        case .timerSetup: name = "Breathing timer"
+        case .breathingTimer:
+            name = model.breathingTimer.map { "Breathing timer, \(InterfaceText.spokenMinutes(Int($0.length.seconds / 60)))" } ?? "Breathing timer"
         }
         let focused = focusItems(on: screen, model: model).first { $0.key == focus(model) }?.label
         return focused.map { "\(name). \($0)" } ?? "\(name)."
@@ -359,6 +389,11 @@ public struct Interface: Equatable, Sendable {
             edit.value = Self.adjusted(edit.row, edit.value, by: steps)
             editing = edit
             return say(SettingsText.adjustedText(edit.row, edit.value), model)
+        }
+        if let minutes = timerMinutesEdit, screen == .timerSetup {
+            let next = TimerText.minutes(minutes + steps)
+            timerMinutesEdit = next
+            return next == minutes ? [] : say(InterfaceText.spokenMinutes(next), model)
         }
         let items = focusItems(on: screen, model: model)
         guard !items.isEmpty else { return [] }
@@ -482,6 +517,25 @@ public struct Interface: Equatable, Sendable {
         case (.notice(let id), .dismiss?):
             stack.removeLast()
             return [.dismissNotice(id: id)] + say("Dismissed.", model)
+        case (_, .timerLink?):
+            return open(.timerSetup, model)
+        case (.timerSetup, .timerStart?):
+            return startTimer(model)
+        case (.timerSetup, .timerLength?):
+            if let minutes = timerMinutesEdit {
+                timerMinutesEdit = nil
+                return [.changeSetting(key: "timer-minutes", value: String(minutes))]
+                    + say("Length \(InterfaceText.spokenMinutes(minutes)).", model)
+            }
+            let next = TimerText.nextPreset(after: model.settings.timerMinutes)
+            return [.changeSetting(key: "timer-minutes", value: String(next))] + say("Length \(InterfaceText.spokenMinutes(next)).", model)
+        case (.timerSetup, .timerPattern?):
+            let next = TimerText.nextPattern(after: TimerText.patternName(model.settings.timerPattern))
+            return [.changeSetting(key: "timer-pattern", value: next)]
+                + say("Pattern: \(TimerText.spokenRhythm(next)). \(TimerText.purpose(next))", model)
+        case (.breathingTimer, _):
+            guard let timer = model.breathingTimer else { return [] }
+            return say(TimerText.spokenLeft(timer, now: now), model)
         default:
             // Reading stops and the history's summaries: say them again.
             if let label = focusItems(on: screen, model: model).first(where: { $0.key == focused })?.label {
@@ -608,9 +662,70 @@ public struct Interface: Equatable, Sendable {
             return open(.confirm(.deleteRun(id: id, sessionID: run.sessionID)), model)
         case (.library, .notice(let id)?):
             return [.dismissNotice(id: id)] + say("Dismissed.", model)
+        case (.timerSetup, .timerLength?):
+            // Any length: turn one minute a detent, press to keep, BACK to cancel.
+            guard timerMinutesEdit == nil else { return [] }
+            timerMinutesEdit = TimerText.minutes(model.settings.timerMinutes)
+            return say("Length. Turn for 1 to 60 minutes, press to keep.", model)
         default:
             return []
         }
+    }
+
+    // MARK: The breathing timer
+
+    /// Starts the timer chosen on the set-up screen (a length being chosen is kept first) and shows it
+    /// over the screen it was started from.
+    private mutating func startTimer(_ model: InterfaceModel) -> [InterfaceEffect] {
+        var effects = [InterfaceEffect]()
+        let minutes = TimerText.minutes(timerMinutesEdit ?? model.settings.timerMinutes)
+        if timerMinutesEdit != nil { effects.append(.changeSetting(key: "timer-minutes", value: String(minutes))) }
+        effects += closeTransient()
+        if screen == .idle { stack.removeLast() }
+        let pattern = TimerText.patternName(model.settings.timerPattern)
+        effects.append(.startBreathingTimer(patternName: pattern, minutes: minutes))
+        stack.append(Page(.breathingTimer))
+        return effects + say("Breathing timer, \(InterfaceText.spokenMinutes(minutes)): \(TimerText.spokenRhythm(pattern)). "
+            + "PLAY or BACK stops it.", model)
+    }
+
+    /// Stops the running timer and returns to the screen it was started from.
+    private mutating func stopTimer(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
+        let minutes = model.breathingTimer.map { Int($0.elapsedSeconds(at: now) / 60) } ?? 0
+        stack.removeAll { $0.screen == .breathingTimer }
+        if stack.isEmpty { stack = [Page(.library)] }
+        var effects: [InterfaceEffect] = [.stopBreathingTimer]
+        if power != .on && screen != .idle { stack.append(Page(.idle)) } // stopped in the dark: as the dark timer leaves it
+        effects += say("Timer stopped" + (minutes > 0 ? " after \(InterfaceText.spokenMinutes(minutes))." : ".")
+            + (power == .on ? " " + screenAnnouncement(model) : ""), model)
+        return effects
+    }
+
+    /// Follows a timer started or ended by someone else (the CLI, or its own end): its screen comes up
+    /// over whatever shows, and goes when it ends, back to where it was started from.
+    private mutating func followTimer(_ model: InterfaceModel, wasShowing: Bool, now: MonotonicInstant) -> [InterfaceEffect] {
+        let timer = model.breathingTimer
+        guard timer != lastTimer else { return [] }
+        defer { lastTimer = timer }
+        var effects: [InterfaceEffect] = []
+        if let timer {
+            if screen != .breathingTimer {
+                effects += closeTransient()
+                if screen == .idle { stack.removeLast() }
+                stack.append(Page(.breathingTimer))
+                effects += say("Breathing timer, \(InterfaceText.spokenMinutes(Int(timer.length.seconds / 60))): "
+                    + "\(TimerText.spokenRhythm(timer.patternName)).", model)
+            }
+        } else if let last = lastTimer {
+            if last.isFinished(at: now) {
+                effects += say("Breathing timer finished.", model)
+            } else if wasShowing {
+                effects += say("Breathing timer stopped.", model)
+            }
+            // Ended with the screen dim or dark: the resting face, as the dim timer would have shown.
+            if power != .on && !model.player.isPlaying && screen != .idle { stack.append(Page(.idle)) }
+        }
+        return effects
     }
 
     // MARK: Speech

@@ -34,6 +34,11 @@ public enum InterfaceEffect: Equatable, Sendable {
     /// Read the transcript aloud from this cue on (holding the knob on the transcript); the recording
     /// pauses while the box reads.
     case readTranscript(fromCue: Int)
+    /// Start the silent breathing timer (a recording that plays is paused; a running timer is ended
+    /// first). The set-up screen has already stored the choice with `changeSetting`.
+    case startBreathingTimer(patternName: String, minutes: Int)
+    /// End the breathing timer early (its minutes are kept as silent practice when they count).
+    case stopBreathingTimer
     /// A route change for the player (`PlayerEvent.headphones`).
     case headphones(connected: Bool)
     /// Stop the daemon (the simulator's `q`).
@@ -53,7 +58,7 @@ public enum InterfaceTimer: String, Equatable, Hashable, Sendable, CaseIterable 
 /// How lit the screen is.
 public enum ScreenPower: String, Equatable, Hashable, Sendable {
     case on
-    /// Lit, but low: the clock face, or the player while it plays.
+    /// Lit, but low: the clock face, or the player while it plays (the breathing timer while it runs).
     case dim
     /// Blanked (DPMS off): only PLAY acts; any other touch only wakes it.
     case off

@@ -29,12 +29,16 @@ public struct InterfaceModel: Equatable, Sendable {
     public var nextReminder: String?
     /// Whether headphones are plugged in (nil: the box cannot tell).
     public var headphonesConnected: Bool?
+    /// The silent breathing timer, while one runs (its pattern, start instant and length: the circle's
+    /// phase and the time left follow from these and `now` alone).
+    public var breathingTimer: BreathingTimer?
 
     public init(sessions: [SessionItem] = [], firstBootSessionID: String? = nil, player: PlayerInfo = PlayerInfo(),
                 transcript: Transcript? = nil, breathCues: BreathCueTrack? = nil,
                 history: HistorySummary = HistorySummary(), settings: Settings = Settings(),
                 reminder: ReminderChoice? = nil, notices: [Notice] = [], clock: LocalClock? = nil,
-                todayMinutes: Int = 0, nextReminder: String? = nil, headphonesConnected: Bool? = nil) {
+                todayMinutes: Int = 0, nextReminder: String? = nil, headphonesConnected: Bool? = nil,
+                breathingTimer: BreathingTimer? = nil) {
         self.sessions = sessions
         self.firstBootSessionID = firstBootSessionID
         self.player = player
@@ -48,6 +52,7 @@ public struct InterfaceModel: Equatable, Sendable {
         self.todayMinutes = todayMinutes
         self.nextReminder = nextReminder
         self.headphonesConnected = headphonesConnected
+        self.breathingTimer = breathingTimer
     }
 
     /// The session with `id`, if the library has it.

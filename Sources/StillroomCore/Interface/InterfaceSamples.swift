@@ -141,6 +141,21 @@ public enum InterfaceSamples {
         return model
     }
 
+    /// A breathing timer of `minutes` with `pattern`, `elapsed` seconds in at `now`, with the set-up's
+    /// choice the same.
+    public static func breathing(_ model: InterfaceModel, pattern: String = "4-7-8", minutes: Int = 5,
+                                 elapsed: Double = 97, at instant: MonotonicInstant = now) -> InterfaceModel {
+        var model = model
+        model.settings.timerPattern = pattern
+        model.settings.timerMinutes = minutes
+        model.breathingTimer = BreathingTimer(patternName: pattern, minutes: minutes,
+                                              startedAt: MonotonicInstant(nanoseconds: instant.nanoseconds - UInt64(elapsed * 1e9)))
+        return model
+    }
+
+    /// How many of `states` are whole screens (the rest are variants).
+    public static let screenCount = 13
+
     /// A named state for every screen and its variants.
     public struct State {
         public var name: String
@@ -173,6 +188,11 @@ public enum InterfaceSamples {
         emptyHistory.history = history(empty: true)
         var reduced = playing(base, position: 48.6)
         reduced.settings.reduceMotion = true
+        var timerReduced = breathing(base, pattern: "box", minutes: 10, elapsed: 14.2) // the empty hold
+        timerReduced.settings.reduceMotion = true
+        var choosing = Interface(showing: [Page(.timerSetup, focus: .timerLength)])
+        _ = choosing.handle(.contextAction, model: base, now: now)
+        _ = choosing.handle(.focus(by: 2), model: base, now: now)
         return [
             state("library", [], base),
             state("detail", [Page(.detail(sessionID: "slow-body-scan"))], base),
@@ -185,6 +205,8 @@ public enum InterfaceSamples {
             state("notice", [Page(.notice(id: 7))], withNotice),
             state("resume", [], resume),
             state("idle", [Page(.idle)], base),
+            state("timer-setup", [Page(.timerSetup)], base),
+            state("timer", [Page(.timerSetup), Page(.breathingTimer)], breathing(base)),
             // Variants.
             state("library-notice", [], withNotice),
             state("library-favourites-empty", [], { var m = base; m.sessions = m.sessions.map { var s = $0; s.isFavourite = false; return s }; return m }(),
@@ -202,7 +224,22 @@ public enum InterfaceSamples {
             state("transcript-scrolled", [Page(.player), Page(.transcript)], playing(base, position: 37.2), actions: [.scroll(by: -4)]),
             state("history-empty", [Page(.history)], emptyHistory),
             State(name: "settings-editing", interface: editing, model: base, now: now),
+            state("library-timer", [Page(.library, focus: .timerLink)], base),
+            state("timer-setup-pattern", [Page(.timerSetup, focus: .timerPattern)], breathing(base, pattern: "box", minutes: 10).withoutTimer),
+            State(name: "timer-setup-choosing", interface: choosing, model: base, now: now),
+            state("timer-reduced-motion", [Page(.library, focus: .timerLink), Page(.breathingTimer)], timerReduced),
+            State(name: "timer-last-second", interface: Interface(showing: [Page(.timerSetup), Page(.breathingTimer)]),
+                  model: breathing(base, pattern: "4-4", minutes: 60, elapsed: 3599.5, at: now + .seconds(3600)), now: now + .seconds(3600)),
         ]
     }
 }
 
+
+extension InterfaceModel {
+    /// The same model with no breathing timer running (the set-up's choice kept).
+    var withoutTimer: InterfaceModel {
+        var model = self
+        model.breathingTimer = nil
+        return model
+    }
+}

@@ -13,6 +13,10 @@ extension Canvas {
         let shown = Interface.librarySessions(model, filter: ui.filter)
         for session in shown { blocks.append(sessionCard(session, width: width, idPrefix: "library")) }
         if shown.isEmpty { blocks += emptyLibrary(width: width) }
+        if Interface.showsTimerCard(ui.filter) {
+            blocks.append(linkCard("library.timer", key: .timerLink, title: "Breathing timer",
+                                   detail: TimerText.summary(model.settings), width: width, gap: space.s))
+        }
         blocks.append(linkCard("library.history", key: .historyLink, title: "Practice history",
                                detail: historyLinkDetail(), width: width, gap: space.m))
         blocks.append(linkCard("library.settings", key: .settingsLink, title: "Settings",

@@ -15,11 +15,21 @@ extension Canvas {
     }
 
     func settingRow(_ row: SettingRow, width: Double, gap: Double, focused: Bool) -> Block {
+        let editing = ui.editing?.row == row
+        return valueRow("settings.\(row.rawValue)", key: .setting(row), title: SettingsText.title(row),
+                        value: SettingsText.value(row, model: model, editing: ui.editing), editing: editing,
+                        hint: SettingsText.hint(row, editing: editing), width: width, gap: gap, focused: focused,
+                        attention: row == .deleteHistory)
+    }
+
+    /// A row with a name and its value (at the right, or under the name when the text is large), the
+    /// value in a pill while the knob adjusts it, an optional `detail` always shown under it, and a
+    /// `hint` under the focused row. The settings and the breathing timer's set-up use it.
+    func valueRow(_ id: String, key: FocusKey, title: String, value shownValue: String, editing: Bool, detail: String? = nil,
+                  hint: String, width: Double, gap: Double, focused: Bool, attention: Bool = false) -> Block {
         let pad = tokens.cardPadding
         let inner = width - 2 * pad.horizontal
-        let title = SettingsText.title(row)
-        let editing = ui.editing?.row == row
-        var value = SettingsText.value(row, model: model, editing: ui.editing)
+        var value = shownValue
         if editing { value = "\u{2039} \(value) \u{203A}" }
         let titleStyle = tokens.rowTitle
         var valueStyle = type.body
@@ -30,12 +40,11 @@ extension Canvas {
         let sameLine = value.isEmpty || titleWidth + space.l + valueWidth <= inner
         let titleHeight = textHeight(title, width: sameLine ? inner - (value.isEmpty ? 0 : valueWidth + space.l) : inner, style: titleStyle)
         let valueHeight = value.isEmpty ? 0 : textHeight(value, width: inner - 2 * pillPad, style: valueStyle)
-        let hint = SettingsText.hint(row, editing: editing)
+        let detailHeight = detail.map { textHeight($0, width: inner, style: type.caption) + space.xs } ?? 0
         let hintHeight = focused ? textHeight(hint, width: inner, style: type.caption) + space.xs : 0
         let lineHeight = sameLine ? max(titleHeight, valueHeight) : titleHeight + space.xs + valueHeight
-        let height = 2 * pad.vertical + lineHeight + hintHeight
-        let id = "settings.\(row.rawValue)"
-        return Block(id: id, key: .setting(row), height: height, gap: gap) { canvas, frame, focused in
+        let height = 2 * pad.vertical + lineHeight + detailHeight + hintHeight
+        return Block(id: id, key: key, height: height, gap: gap) { canvas, frame, focused in
             let p = canvas.palette
             let radius = canvas.tokens.radii.medium
             if focused {
@@ -47,7 +56,6 @@ extension Canvas {
             }
             let x = frame.x + pad.horizontal
             let y = frame.y + pad.vertical
-            let attention = row == .deleteHistory
             canvas.text(id + ".title", title, x: x, y: y, width: sameLine ? inner - (value.isEmpty ? 0 : valueWidth + canvas.space.l) : inner,
                         style: titleStyle, color: attention ? p.attention : p.textPrimary)
             if !value.isEmpty {
@@ -60,8 +68,14 @@ extension Canvas {
                 canvas.text(id + ".value", value, x: box.x + pillPad, y: box.y, width: box.width - 2 * pillPad, style: valueStyle,
                             color: editing ? p.onAccent : p.textSecondary, alignment: sameLine ? .trailing : .leading)
             }
+            var below = y + lineHeight
+            if let detail {
+                below += canvas.space.xs
+                below += canvas.text(id + ".detail", detail, x: x, y: below, width: inner, style: canvas.type.caption,
+                                     color: focused ? p.textPrimary : p.textSecondary)
+            }
             if focused {
-                canvas.text(id + ".hint", hint, x: x, y: y + lineHeight + canvas.space.xs, width: inner, style: canvas.type.caption,
+                canvas.text(id + ".hint", hint, x: x, y: below + canvas.space.xs, width: inner, style: canvas.type.caption,
                             color: p.textSecondary)
             }
         }

@@ -31,6 +31,8 @@ public final class InterfaceScene {
             case .confirm(let question): canvas.confirmScreen(question)
             case .notice(let id): canvas.noticeScreen(id)
             case .idle: canvas.idleScreen()
+            case .timerSetup: canvas.timerSetupScreen()
+            case .breathingTimer: canvas.breathingTimerScreen()
             }
         }
         return Scene(size: size, background: tokens.palette.background, nodes: canvas.nodes,
@@ -255,6 +257,11 @@ struct Canvas {
         if let offer = player.resumeOffer {
             return ("PLAY to resume \(offer.title) at \(TimeText.clock(offer.position.seconds))", false)
         }
+        if ui.screen == .timerSetup {
+            let minutes = TimerText.minutes(ui.timerMinutesEdit ?? model.settings.timerMinutes)
+            let pattern = TimerText.displayName(TimerText.patternName(model.settings.timerPattern))
+            return ("PLAY to start: \(InterfaceText.minutesText(minutes)) \u{00B7} \(pattern)", false)
+        }
         if case .detail(let id) = ui.screen, let session = model.session(id), !(player.hasSession && player.sessionID == id) {
             if session.isPlayable { return ("PLAY to listen", false) }
             if let status = session.download, status.canDownload {
@@ -286,7 +293,14 @@ struct Canvas {
             }
         }
         var preferred: String?
-        if case .session(let id)? = ui.focus(of: 0, model: model), ui.stack.count == 1 || ui.screen == .idle { preferred = id }
+        if ui.stack.count == 1 || ui.screen == .idle {
+            switch ui.focus(of: 0, model: model) {
+            case .session(let id)?: preferred = id
+            case .timerLink?:
+                return ("PLAY to start the breathing timer \u{00B7} \(InterfaceText.minutesText(TimerText.minutes(model.settings.timerMinutes)))", false)
+            default: break
+            }
+        }
         if ui.screen == .downloads, case .session(let id)? = focused { preferred = id }
         if let session = model.sessionToStart(preferring: preferred) {
             return ("PLAY to listen: \(session.title) \u{00B7} \(InterfaceText.length(session.durationSeconds))", false)

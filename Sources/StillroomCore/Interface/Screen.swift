@@ -19,6 +19,11 @@ public enum Screen: Hashable, Sendable {
     case notice(id: Int64)
     /// The resting clock face, shown when the screen dims.
     case idle
+    /// The silent breathing timer's set-up: length and pattern, and Start.
+    case timerSetup
+    /// The silent breathing timer running: the circle, the phase, the time left. Shown while the model
+    /// has a timer, over the screen it was started from.
+    case breathingTimer
 
     /// How the controls behave here (the control mapper's table).
     public var kind: ScreenKind {
@@ -32,6 +37,10 @@ public enum Screen: Hashable, Sendable {
         case .confirm: return .confirm
         case .notice: return .notice
         case .idle: return .idle
+        // A list whose knob hold is a context action (any length, 1 to 60 minutes).
+        case .timerSetup: return .detail
+        // Nothing to move through: the knob's press says the time left; PLAY and BACK stop.
+        case .breathingTimer: return .settings
         }
     }
 }
@@ -139,6 +148,12 @@ public enum FocusKey: Hashable, Sendable {
     case confirm
     /// The notice screen's button.
     case dismiss
+    /// The library's way to the breathing timer.
+    case timerLink
+    /// The timer set-up's Start button, its length and its pattern.
+    case timerStart
+    case timerLength
+    case timerPattern
 }
 
 /// The buttons of a session's page.

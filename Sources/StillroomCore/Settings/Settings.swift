@@ -23,6 +23,9 @@ public struct Settings: Equatable, Sendable {
     public var darkAfterSeconds = 120
     /// Whether breathing-timer minutes are recorded as (silent) practice, shown apart from listening.
     public var timerCounts = true
+    /// The breathing timer's last choice (the box's set-up screen remembers it; the CLI's default).
+    public var timerMinutes = 5
+    public var timerPattern = "4-6"
 
     public init() {}
 
@@ -30,7 +33,7 @@ public struct Settings: Equatable, Sendable {
     public static let keys: [String] = [
         "volume", "speaker-cap", "headphones-cap", "night-cap", "text-size", "reduce-motion", "night-mode",
         "night-starts", "night-ends", "spoken-labels", "day-boundary", "show-streak", "dim-after", "dark-after",
-        "timer-counts",
+        "timer-counts", "timer-minutes", "timer-pattern",
     ]
 
     /// What each key is, for help text and the settings screen.
@@ -50,6 +53,8 @@ public struct Settings: Equatable, Sendable {
         "dim-after": "seconds without a touch before the screen dims, 5-3600",
         "dark-after": "seconds without a touch before the screen goes dark, 10-7200",
         "timer-counts": "on: breathing-timer minutes are kept as silent practice (apart from listening); off",
+        "timer-minutes": "the breathing timer's length in minutes, 1-60 (the box remembers the last one)",
+        "timer-pattern": "the breathing timer's pattern: 4-4, 4-7-8, box or 4-6",
     ]
 
     /// Reads stored text; a stored value that no longer parses falls back to its default and is reported.
@@ -86,6 +91,8 @@ public struct Settings: Equatable, Sendable {
         case "dim-after": dimAfterSeconds = try Self.integer(value, 5...3600)
         case "dark-after": darkAfterSeconds = try Self.integer(value, 10...7200)
         case "timer-counts": timerCounts = try Self.switchValue(value)
+        case "timer-minutes": timerMinutes = try Self.integer(value, 1...60)
+        case "timer-pattern": timerPattern = try Self.timerPatternName(value)
         default: throw SettingError("unknown setting \"\(key)\"; known: \(Self.keys.joined(separator: ", "))")
         }
     }
@@ -108,6 +115,8 @@ public struct Settings: Equatable, Sendable {
         case "dim-after": return String(dimAfterSeconds)
         case "dark-after": return String(darkAfterSeconds)
         case "timer-counts": return timerCounts ? "on" : "off"
+        case "timer-minutes": return String(timerMinutes)
+        case "timer-pattern": return timerPattern
         default: return ""
         }
     }
@@ -152,6 +161,15 @@ public struct Settings: Equatable, Sendable {
             throw SettingError("expected \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
         }
         return value
+    }
+
+    /// One of the breathing timer's pattern names.
+    static func timerPatternName(_ text: String) throws(SettingError) -> String {
+        let names = BreathingTimer.patterns.map(\.name)
+        guard let name = names.first(where: { $0 == text.lowercased() }) else {
+            throw SettingError("expected \(names.joined(separator: ", ")), got \"\(text)\"")
+        }
+        return name
     }
 
     /// "HH:MM" (24-hour) as minutes after midnight.

@@ -49,10 +49,18 @@ final class InterfaceDriver {
         apply(interface.handle(action, model: model, now: now))
     }
 
-    /// Moves the clock on, firing due timers in order.
+    /// Moves the clock on, firing due timers in order (and ending a breathing timer at its end, as the
+    /// daemon's end timer does).
     func advance(by duration: Duration) {
         let end = now + duration
-        while let (kind, at) = timers.filter({ $0.value <= end }).min(by: { $0.value < $1.value }) {
+        while true {
+            let due = timers.filter { $0.value <= end }.min { $0.value < $1.value }
+            if let timer = model.breathingTimer, timer.endsAt <= end, due.map({ timer.endsAt <= $0.value }) ?? true {
+                now = max(now, timer.endsAt)
+                update { $0.breathingTimer = nil }
+                continue
+            }
+            guard let (kind, at) = due else { break }
             now = max(now, at)
             timers[kind] = nil
             apply(interface.handle(timer: kind, model: model, now: now))
@@ -112,6 +120,15 @@ final class InterfaceDriver {
             case .deleteHistory(.all): model.history = InterfaceModel.HistorySummary()
             case .deleteHistory(.run(let id)): model.history.recent.removeAll { $0.runID == id }
             case .dismissNotice(let id): model.notices.removeAll { $0.id == id }
+            case .startBreathingTimer(let pattern, let minutes):
+                if model.player.phase == .playing { // silence means silence
+                    model.player.positionSeconds = model.player.position(at: now)
+                    model.player.positionAt = now
+                    model.player.phase = .paused
+                    model.player.pauseReason = .user
+                }
+                model.breathingTimer = BreathingTimer(patternName: pattern, minutes: minutes, startedAt: now)
+            case .stopBreathingTimer: model.breathingTimer = nil
             case .speak, .headphones, .quit, .readTranscript: break
             }
         }

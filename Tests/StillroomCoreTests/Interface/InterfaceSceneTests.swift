@@ -198,7 +198,8 @@ import Testing
 
     @Test func stillScreensAskForNoFrames() {
         let builder = InterfaceScene()
-        for state in InterfaceSamples.states(appearance: .day, textSize: .regular) where !state.model.player.isPlaying {
+        for state in InterfaceSamples.states(appearance: .day, textSize: .regular)
+        where !state.model.player.isPlaying && state.model.breathingTimer == nil {
             let scene = builder.scene(state.interface, model: state.model, size: Self.sizes[0], now: state.now)
             #expect(scene.nextChange == nil, "\(state.name)")
             #expect(!scene.isAnimating, "\(state.name)")

@@ -58,7 +58,7 @@ import StillroomCore
     @Test func theMapperKnowsEveryScreenTheInterfaceShows() {
         var mapper = ControlMapper()
         let screens: [Screen] = [.library, .detail(sessionID: "a"), .player, .transcript, .history, .settings, .downloads,
-                                 .confirm(.deleteAllHistory), .notice(id: 1), .idle]
+                                 .confirm(.deleteAllHistory), .notice(id: 1), .idle, .timerSetup, .breathingTimer]
         for screen in screens {
             let kind = screen.kind
             let knob = mapper.action(for: .button(.knob, .pressed), on: kind, dark: false)
