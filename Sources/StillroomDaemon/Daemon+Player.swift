@@ -14,6 +14,8 @@ extension Daemon {
             joinRunForResume(sessionID: offer.position.sessionID, sampleRate: length.sampleRate, recordingFrames: length.frames)
         }
         let effects = player.handle(event, now: loop.now)
+        // A recording starting ends a breathing timer: one thing at a time, and the timer is silent.
+        if breathingTimer != nil, player.phase == .playing || player.phase == .loading { finishBreathingTimer(completed: false) }
         for effect in effects { perform(effect) }
         ledgerFollowsPlayer(checkpointed: effects.contains { if case .saveCheckpoint = $0 { return true } else { return false } })
         // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.

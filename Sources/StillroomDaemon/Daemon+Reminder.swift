@@ -35,6 +35,13 @@ extension Daemon {
         perform(reminder.contextChanged(now: unixNow, rules: timeZone.rules, context: reminderContext))
     }
 
+    /// The silent cue: the screen lights (as a touch would, through the interface, which dims it again in
+    /// its own time) so the card or the circle is seen without a sound.
+    func glow() {
+        perform(ui.handle(.wake, model: model, now: loop.now))
+        screen?.invalidate()
+    }
+
     var reminderContext: ReminderMachine.Context {
         ReminderMachine.Context(playing: player.phase == .playing || player.phase == .loading,
                                 pausedFor: pausedSince.map { Int64((loop.now - $0).seconds) },
@@ -64,8 +71,8 @@ extension Daemon {
                 logger.info("reminder: a silent card (sound not allowed now)")
                 _ = try? store.addNotice(kind: .reminder, message: "Time for your practice.", now: wallMilliseconds)
                 storedChanged = true
-                screen?.setScreenOn(true) // the gentle glow: the screen lights with the card
                 refreshModel()
+                glow()
             case .firedOn(let day):
                 try? store.setSetting(Self.reminderFiredDayKey, to: day.description, now: wallMilliseconds)
             }

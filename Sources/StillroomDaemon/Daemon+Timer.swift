@@ -50,6 +50,7 @@ extension Daemon {
             logger.debug("breathing timer: \(moment) chime")
         } else {
             logger.debug("breathing timer: \(moment) glow (sound not allowed now)")
+            glow()
         }
     }
 
