@@ -76,6 +76,7 @@ let package = Package(
         .executableTarget(name: "fuzz-catalog", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Catalog"),
         .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
         .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
+        .executableTarget(name: "fuzz-board", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Board"),
 
         // History benchmark (bench/history): swift build -c release --product history-bench.
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
