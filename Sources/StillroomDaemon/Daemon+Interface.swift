@@ -121,7 +121,8 @@ extension Daemon {
 
     private func cachedHistorySummary() -> InterfaceModel.HistorySummary {
         if let historySummary { return historySummary }
-        let made = InterfaceModel.HistorySummary(practiceHistory())
+        var made = InterfaceModel.HistorySummary(practiceHistory())
+        made.silentMinutes = practiceHistory(.silent).totals().allTime.wholeMinutes
         historySummary = made
         return made
     }
