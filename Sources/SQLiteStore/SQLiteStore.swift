@@ -174,13 +174,18 @@ public final class SQLiteStore {
     /// Checks the database without writing to any of its files. Damage comes back as a value; other
     /// failures (locks, permissions, I/O) are thrown, since moving a healthy file aside for them would be wrong.
     ///
-    /// 1. A non-empty file that does not start with SQLite's magic header is damaged; SQLite is not asked.
+    /// 1. A non-empty file that does not start with SQLite's magic header is damaged; SQLite is not asked,
+    ///    unless a rollback journal (one that starts with the journal magic) lies beside it: a power cut while
+    ///    the database was being created can leave page 1 written without its header sector next to a hot
+    ///    journal, and SQLite's rollback restores the empty file (found by the power-loss tests). Then step 3
+    ///    decides, and the writer replays the journal.
     /// 2. With a -shm present, quick_check runs with readonly_shm=1 so not even the -shm is written.
     /// 3. Otherwise (or if SQLite cannot use that -shm read-only), a plain read-only connection runs it;
     ///    it may create or re-initialise the -shm, an index SQLite rebuilds from the -wal, but never
     ///    writes the database or the -wal.
     private static func inspect(path: String, busyTimeoutMilliseconds: Int, vfs: String?) throws(StoreError) -> Inspection {
-        if let header = FileSystem.header(path), !header.isEmpty, !header.elementsEqual(sqliteMagic) {
+        if let header = FileSystem.header(path), !header.isEmpty, !header.elementsEqual(sqliteMagic),
+           FileSystem.header(path + "-journal")?.starts(with: rollbackJournalMagic) != true {
             return .damaged("file is not a database (no SQLite header)")
         }
         if FileSystem.exists(path + "-shm") {
@@ -215,6 +220,10 @@ public final class SQLiteStore {
 
     /// The first 16 bytes of every SQLite 3 database: "SQLite format 3" and a NUL.
     private static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
+
+    /// The first 8 bytes of a rollback journal that holds something to roll back (SQLite zeroes them when
+    /// a transaction commits in journal_mode=PERSIST, and deletes the journal in DELETE mode).
+    private static let rollbackJournalMagic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
 
     /// Opens the read-write connection, configures it and migrates. Returns the version found.
     private static func openWriter(
