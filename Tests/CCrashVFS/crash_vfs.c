@@ -15,6 +15,7 @@ pthread_mutex_t crashvfs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     long long syncs, writes;
     long long database_syncs; // of main database files: checkpoints (and rollback-mode commits)
+    int directory_changes_undone;
     long long crash_at_sync, crash_at_write; // 0 = none
     crashvfs_loss loss;
     unsigned long long random_state;
@@ -29,7 +30,7 @@ static void crash_locked(crashvfs_loss loss, unsigned long long seed) {
         if (loss == crashvfs_loss_all) overlay_discard(o);
         else overlay_apply_torn(o, loss, &random_state);
     }
-    entries_undo_unsynced();
+    state.directory_changes_undone = entries_undo_unsynced();
     state.crashed = 1;
 }
 
@@ -361,6 +362,13 @@ long long crashvfs_write_count(void) {
 long long crashvfs_database_sync_count(void) {
     pthread_mutex_lock(&crashvfs_lock);
     long long count = state.database_syncs;
+    pthread_mutex_unlock(&crashvfs_lock);
+    return count;
+}
+
+int crashvfs_directory_changes_undone(void) {
+    pthread_mutex_lock(&crashvfs_lock);
+    int count = state.directory_changes_undone;
     pthread_mutex_unlock(&crashvfs_lock);
     return count;
 }

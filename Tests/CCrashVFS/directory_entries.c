@@ -87,13 +87,15 @@ void entries_directory_synced(const char *path_in_directory) {
     }
 }
 
-void entries_undo_unsynced(void) {
+int entries_undo_unsynced(void) {
+    int undone = 0;
     // Creations first, so that a durable file deleted and then created again comes back in its place.
     for (entry_change *c = changes; c; c = c->next)
-        if (!c->stash) { unlink(c->path); overlay_forget_path(c->path); }
+        if (!c->stash) { unlink(c->path); overlay_forget_path(c->path); undone++; }
     for (entry_change *c = changes; c; c = c->next)
-        if (c->stash) rename(c->stash, c->path);
+        if (c->stash) { rename(c->stash, c->path); undone++; }
     entries_reset();
+    return undone;
 }
 
 void entries_reset(void) {

@@ -52,7 +52,7 @@ void entries_note_created(const char *path);
 /// moved to a stash so a crash can bring it back. Returns 0 or an errno.
 int entries_delete(const char *path);
 void entries_directory_synced(const char *path_in_directory);
-void entries_undo_unsynced(void);                    // at the crash
+int entries_undo_unsynced(void);                     // at the crash; returns how many changes it undid
 void entries_reset(void);
 
 /// A 64-bit xorshift step: reproducible choices from a seed.

@@ -72,6 +72,9 @@ long long crashvfs_write_count(void);
 /// checkpoints the WAL, or commits in rollback mode): shows that a workload reached a checkpoint.
 long long crashvfs_database_sync_count(void);
 
+/// File creations and deletions the crash undid because their directory had not been fsynced since.
+int crashvfs_directory_changes_undone(void);
+
 /// Unsynced writes and truncates currently held in overlays (for tests of the layer itself).
 long long crashvfs_pending_operation_count(void);
 
