@@ -1,8 +1,8 @@
 // A scripted day of the box's database traffic, for the power-loss tests: the daemon creating its
 // database, settings, favourites, a reminder, a download, notices, two sessions played with a checkpoint
 // and practice-run update every "10 s" (grouped in one transaction, as the daemon does), a session
-// finishing, a daemon restart, history deleted and purged (checkpoint, VACUUM, WAL truncate). About 100
-// commits: enough WAL frames to pass wal_autocheckpoint (200 pages) at least once.
+// finishing, a daemon restart, history deleted and purged (checkpoint, VACUUM, WAL truncate). 122 steps:
+// after the restart, enough WAL frames to pass wal_autocheckpoint (200 pages) and restart the -wal.
 //
 // Deterministic: the same steps write the same rows every run, so a crashed run can be compared with a
 // reference run step by step.
@@ -89,24 +89,25 @@ enum PowerLossWorkload {
         add("notice") { store, box, now in
             box.noticeID = try store.addNotice(kind: NoticeKind(rawValue: "download-finished"), message: "Rain is ready.", now: now).id
         }
-        playing("dawn", ticks: 1...30, recordingSeconds: 900, into: &steps)
+        playing("dawn", ticks: 1...10, recordingSeconds: 900, into: &steps)
         add("unfavourite rain") { store, _, _ in try store.removeFavorite(sessionID: "rain") }
         add("setting volume again") { store, _, now in try store.setSetting("volume", to: "0.3", now: now) }
         add("dismiss notice") { store, box, now in try store.dismissNotice(id: box.noticeID ?? 0, now: now) }
         steps.append(WorkloadStep(name: "daemon restart") { box, now in try box.restart(now: now) })
-        playing("dawn", ticks: 31...60, recordingSeconds: 900, into: &steps)
+        // Long enough after the restart's fresh -wal for the automatic checkpoint (200 pages) to run.
+        playing("dawn", ticks: 11...90, recordingSeconds: 900, into: &steps)
         add("dawn finished") { store, box, now in
             try store.transaction {
                 try store.clearCheckpoint(sessionID: "dawn")
-                try store.updatePracticeRun(run(id: box.runID, session: "dawn", tick: 60, recordingSeconds: 900, completedAt: now))
+                try store.updatePracticeRun(run(id: box.runID, session: "dawn", tick: 90, recordingSeconds: 900, completedAt: now))
             }
             box.runID = nil
         }
-        playing("rain", ticks: 1...12, recordingSeconds: 120, into: &steps)
+        playing("rain", ticks: 1...8, recordingSeconds: 120, into: &steps)
         add("delete the first run") { store, _, _ in try store.deletePracticeRun(id: 1) }
         add("purge deleted data") { store, _, _ in try store.purgeDeletedData() }
         add("setting after purge") { store, _, now in try store.setSetting("last-session", to: "rain", now: now) }
-        playing("rain", ticks: 13...16, recordingSeconds: 120, into: &steps)
+        playing("rain", ticks: 9...12, recordingSeconds: 120, into: &steps)
         return steps
     }
 
