@@ -1,46 +1,12 @@
 // The "stillroom-crash" VFS: wraps the unix VFS, routes writes of named files through overlays
-// (overlay.c), records directory changes (directory_entries.c), counts syncs and writes, and crashes
-// at the planned one. See include/CCrashVFS.h for the model.
+// (overlay.c), records directory changes (directory_entries.c), and reports every sync and write to the
+// plan (crash_plan.c), which crashes at the planned one. See include/CCrashVFS.h for the model.
 
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "internal.h"
-
-pthread_mutex_t crashvfs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-// MARK: The plan and the crash
-
-static struct {
-    long long syncs, writes;
-    long long database_syncs; // of main database files: checkpoints (and rollback-mode commits)
-    int directory_changes_undone;
-    long long crash_at_sync, crash_at_write; // 0 = none
-    crashvfs_loss loss;
-    unsigned long long random_state;
-    int crashed;
-} state;
-
-/// The power goes: unsynced writes meet their fate, unsynced directory changes are undone.
-static void crash_locked(crashvfs_loss loss, unsigned long long seed) {
-    if (state.crashed) return;
-    unsigned long long random_state = seed;
-    for (overlay *o = overlay_all(); o; o = o->next) {
-        if (loss == crashvfs_loss_all) overlay_discard(o);
-        else overlay_apply_torn(o, loss, &random_state);
-    }
-    state.directory_changes_undone = entries_undo_unsynced();
-    state.crashed = 1;
-}
-
-/// Counts an event and crashes when it is the planned one. Returns whether the disk is gone.
-static int count_and_check(long long *counter, long long planned) {
-    if (state.crashed) return 1;
-    ++*counter;
-    if (planned > 0 && *counter == planned) crash_locked(state.loss, state.random_state);
-    return state.crashed;
-}
 
 // MARK: Files
 
@@ -78,7 +44,7 @@ static int file_write(sqlite3_file *file, const void *data, int amount, sqlite3_
     crash_file *f = (crash_file *)file;
     if (!f->overlay) return f->real->pMethods->xWrite(f->real, data, amount, offset);
     pthread_mutex_lock(&crashvfs_lock);
-    int rc = count_and_check(&state.writes, state.crash_at_write) ? SQLITE_IOERR_WRITE
+    int rc = plan_count_write() ? SQLITE_IOERR_WRITE
                                                                   : overlay_add_write(f->overlay, data, amount, offset);
     pthread_mutex_unlock(&crashvfs_lock);
     return rc;
@@ -88,7 +54,7 @@ static int file_truncate(sqlite3_file *file, sqlite3_int64 size) {
     crash_file *f = (crash_file *)file;
     if (!f->overlay) return f->real->pMethods->xTruncate(f->real, size);
     pthread_mutex_lock(&crashvfs_lock);
-    int rc = count_and_check(&state.writes, state.crash_at_write) ? SQLITE_IOERR_TRUNCATE
+    int rc = plan_count_write() ? SQLITE_IOERR_TRUNCATE
                                                                   : overlay_add_truncate(f->overlay, size);
     pthread_mutex_unlock(&crashvfs_lock);
     return rc;
@@ -98,9 +64,9 @@ static int file_sync(sqlite3_file *file, int flags) {
     crash_file *f = (crash_file *)file;
     if (!f->overlay) return f->real->pMethods->xSync(f->real, flags);
     pthread_mutex_lock(&crashvfs_lock);
-    int rc = count_and_check(&state.syncs, state.crash_at_sync) ? SQLITE_IOERR_FSYNC
+    int rc = plan_count_sync() ? SQLITE_IOERR_FSYNC
                                                                 : overlay_flush(f->overlay, f->real);
-    if (rc == SQLITE_OK && f->is_main_database) state.database_syncs++;
+    if (rc == SQLITE_OK && f->is_main_database) plan_note_database_sync();
     pthread_mutex_unlock(&crashvfs_lock);
     // The real fsync (and, for a new journal or WAL, the unix VFS's directory fsync) outside the lock:
     // the directory hook takes it.
@@ -194,10 +160,7 @@ static int vfs_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int 
     struct stat info;
     int existed = name && stat(name, &info) == 0;
     if (!temporary && (flags & SQLITE_OPEN_CREATE) && !existed) {
-        pthread_mutex_lock(&crashvfs_lock);
-        int crashed = state.crashed;
-        pthread_mutex_unlock(&crashvfs_lock);
-        if (crashed) return SQLITE_CANTOPEN; // No creating files on a disk that is gone.
+        if (crashvfs_has_crashed()) return SQLITE_CANTOPEN; // No creating files on a disk that is gone.
     }
     // The same name pointer: the unix VFS keeps it, and reads URI parameters after it.
     int rc = unix_vfs()->xOpen(unix_vfs(), name, f->real, flags, out_flags);
@@ -218,7 +181,7 @@ static int vfs_delete(sqlite3_vfs *vfs, const char *name, int sync_directory) {
     (void)vfs;
     pthread_mutex_lock(&crashvfs_lock);
     int rc = SQLITE_OK;
-    if (state.crashed) {
+    if (plan_crashed()) {
         rc = SQLITE_IOERR_DELETE;
     } else {
         overlay_forget_path(name);
@@ -306,82 +269,4 @@ int crashvfs_register(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, register_once);
     return registration_result;
-}
-
-void crashvfs_reset(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    overlay_reset_all();
-    entries_reset();
-    memset(&state, 0, sizeof state);
-    pthread_mutex_unlock(&crashvfs_lock);
-}
-
-void crashvfs_plan_crash_at_sync(long long sync_number, crashvfs_loss loss, unsigned long long seed) {
-    pthread_mutex_lock(&crashvfs_lock);
-    state.crash_at_sync = sync_number;
-    state.loss = loss;
-    state.random_state = seed;
-    pthread_mutex_unlock(&crashvfs_lock);
-}
-
-void crashvfs_plan_crash_at_write(long long write_number, crashvfs_loss loss, unsigned long long seed) {
-    pthread_mutex_lock(&crashvfs_lock);
-    state.crash_at_write = write_number;
-    state.loss = loss;
-    state.random_state = seed;
-    pthread_mutex_unlock(&crashvfs_lock);
-}
-
-void crashvfs_crash_now(crashvfs_loss loss, unsigned long long seed) {
-    pthread_mutex_lock(&crashvfs_lock);
-    crash_locked(loss, seed);
-    pthread_mutex_unlock(&crashvfs_lock);
-}
-
-int crashvfs_has_crashed(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    int crashed = state.crashed;
-    pthread_mutex_unlock(&crashvfs_lock);
-    return crashed;
-}
-
-long long crashvfs_sync_count(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    long long count = state.syncs;
-    pthread_mutex_unlock(&crashvfs_lock);
-    return count;
-}
-
-long long crashvfs_write_count(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    long long count = state.writes;
-    pthread_mutex_unlock(&crashvfs_lock);
-    return count;
-}
-
-long long crashvfs_database_sync_count(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    long long count = state.database_syncs;
-    pthread_mutex_unlock(&crashvfs_lock);
-    return count;
-}
-
-int crashvfs_directory_changes_undone(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    int count = state.directory_changes_undone;
-    pthread_mutex_unlock(&crashvfs_lock);
-    return count;
-}
-
-long long crashvfs_pending_operation_count(void) {
-    pthread_mutex_lock(&crashvfs_lock);
-    long long count = overlay_pending_count();
-    pthread_mutex_unlock(&crashvfs_lock);
-    return count;
-}
-
-void crashvfs_directory_synced(const char *path_in_directory) {
-    pthread_mutex_lock(&crashvfs_lock);
-    entries_directory_synced(path_in_directory);
-    pthread_mutex_unlock(&crashvfs_lock);
 }

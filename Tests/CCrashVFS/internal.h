@@ -55,6 +55,14 @@ void entries_directory_synced(const char *path_in_directory);
 int entries_undo_unsynced(void);                     // at the crash; returns how many changes it undid
 void entries_reset(void);
 
+// MARK: crash_plan.c — the counters and the crash.
+
+/// Count an xSync / an xWrite or xTruncate, crashing if it is the planned one; return whether the disk is gone.
+int plan_count_sync(void);
+int plan_count_write(void);
+void plan_note_database_sync(void);
+int plan_crashed(void);
+
 /// A 64-bit xorshift step: reproducible choices from a seed.
 unsigned long long crashvfs_next_random(unsigned long long *state);
 

@@ -33,7 +33,8 @@ import Testing
         // database and -wal being created, the -wal deleted at the restart).
         #expect(pointsUndoingDirectoryChanges > 0)
         print("power loss, all unsynced writes lost: \(reference.syncs) sync points, \(PowerLossWorkload.steps.count) steps, "
-              + "\(checkedCommits) acknowledged steps checked, \(reference.writes) writes and \(reference.databaseSyncs) database syncs per run, "
+              + "\(checkedCommits) acknowledged steps checked, \(reference.writes) writes and "
+              + "\(reference.databaseSyncs) database syncs per run, "
               + "\(pointsUndoingDirectoryChanges) crash points undid a file creation or deletion")
     }
 
@@ -63,7 +64,8 @@ import Testing
             PowerLossHarness.expectRecovered(run, scenario, reference: states)
             checkedCommits += run.acknowledgedSteps
         }
-        print("power loss, torn at random writes: \(runs) crash points out of \(reference.writes) writes, \(checkedCommits) acknowledged steps checked")
+        print("power loss, torn at random writes: \(runs) crash points out of \(reference.writes) writes, "
+              + "\(checkedCommits) acknowledged steps checked")
     }
 
     /// The control: the same layer loses acknowledged commits when the store is set up wrongly, so the

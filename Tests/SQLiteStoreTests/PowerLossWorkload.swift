@@ -54,7 +54,9 @@ struct WorkloadStep {
 
 enum PowerLossWorkload {
     static let sessions = ["dawn", "rain"]
-    static let audioFiles: [(path: String, size: Int64, mtime: Int64)] = [("/data/audio/rain.mp3", 2_400_000, 1_700_000_000_000_000_000)]
+    static let audioFiles: [(path: String, size: Int64, mtime: Int64)] = [
+        ("/data/audio/rain.mp3", 2_400_000, 1_700_000_000_000_000_000),
+    ]
     static let sampleRate = 48_000
 
     /// Step i runs at `start + i × 10 s`.
@@ -74,7 +76,10 @@ enum PowerLossWorkload {
         }
         add("favourite dawn") { store, _, now in try store.addFavorite(sessionID: "dawn", now: now) }
         add("favourite rain") { store, _, now in try store.addFavorite(sessionID: "rain", now: now) }
-        for (state, done) in [(AudioDownloadState.queued, Int64(0)), (.downloading, 900_000), (.downloading, 1_800_000), (.complete, 2_400_000)] {
+        let progress: [(AudioDownloadState, Int64)] = [
+            (.queued, 0), (.downloading, 900_000), (.downloading, 1_800_000), (.complete, 2_400_000),
+        ]
+        for (state, done) in progress {
             add("download rain \(state.rawValue) \(done)") { store, _, now in
                 try store.upsertDownload(AudioDownloadRecord(
                     sessionID: "rain", localPath: "/data/audio/rain.mp3", state: state, bytesDone: done,
@@ -119,10 +124,11 @@ enum PowerLossWorkload {
                 try store.transaction {
                     try store.saveCheckpoint(sessionID: session, positionFrames: Int64(tick * 10 * sampleRate),
                                              sampleRate: sampleRate, clockTrusted: true, now: now)
-                    if let id = box.runID {
-                        try store.updatePracticeRun(run(id: id, session: session, tick: tick, recordingSeconds: recordingSeconds, now: now))
+                    let record = run(id: box.runID, session: session, tick: tick, recordingSeconds: recordingSeconds, now: now)
+                    if box.runID != nil {
+                        try store.updatePracticeRun(record)
                     } else {
-                        box.runID = try store.insertPracticeRun(run(id: nil, session: session, tick: tick, recordingSeconds: recordingSeconds, now: now)).id
+                        box.runID = try store.insertPracticeRun(record).id
                     }
                 }
             })
