@@ -44,8 +44,7 @@ static int file_write(sqlite3_file *file, const void *data, int amount, sqlite3_
     crash_file *f = (crash_file *)file;
     if (!f->overlay) return f->real->pMethods->xWrite(f->real, data, amount, offset);
     pthread_mutex_lock(&crashvfs_lock);
-    int rc = plan_count_write() ? SQLITE_IOERR_WRITE
-                                                                  : overlay_add_write(f->overlay, data, amount, offset);
+    int rc = plan_count_write() ? SQLITE_IOERR_WRITE : overlay_add_write(f->overlay, data, amount, offset);
     pthread_mutex_unlock(&crashvfs_lock);
     return rc;
 }
@@ -54,8 +53,7 @@ static int file_truncate(sqlite3_file *file, sqlite3_int64 size) {
     crash_file *f = (crash_file *)file;
     if (!f->overlay) return f->real->pMethods->xTruncate(f->real, size);
     pthread_mutex_lock(&crashvfs_lock);
-    int rc = plan_count_write() ? SQLITE_IOERR_TRUNCATE
-                                                                  : overlay_add_truncate(f->overlay, size);
+    int rc = plan_count_write() ? SQLITE_IOERR_TRUNCATE : overlay_add_truncate(f->overlay, size);
     pthread_mutex_unlock(&crashvfs_lock);
     return rc;
 }
@@ -64,13 +62,16 @@ static int file_sync(sqlite3_file *file, int flags) {
     crash_file *f = (crash_file *)file;
     if (!f->overlay) return f->real->pMethods->xSync(f->real, flags);
     pthread_mutex_lock(&crashvfs_lock);
-    int rc = plan_count_sync() ? SQLITE_IOERR_FSYNC
-                                                                : overlay_flush(f->overlay, f->real);
-    if (rc == SQLITE_OK && f->is_main_database) plan_note_database_sync();
+    int rc = plan_count_sync() ? SQLITE_IOERR_FSYNC : overlay_flush(f->overlay, f->real);
     pthread_mutex_unlock(&crashvfs_lock);
     // The real fsync (and, for a new journal or WAL, the unix VFS's directory fsync) outside the lock:
     // the directory hook takes it.
     if (rc == SQLITE_OK) rc = f->real->pMethods->xSync(f->real, flags);
+    if (rc == SQLITE_OK && f->is_main_database) {
+        pthread_mutex_lock(&crashvfs_lock);
+        plan_note_database_sync();
+        pthread_mutex_unlock(&crashvfs_lock);
+    }
     return rc;
 }
 
