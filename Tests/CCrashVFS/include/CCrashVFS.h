@@ -16,7 +16,7 @@
 //   connections, then reopen the real files with the ordinary VFS.
 //
 // Not modelled: the -shm file (SQLite maps it and never syncs it; it is left as the process left it,
-// stale, which SQLite must and does ignore on the next open); renames (SQLite makes none); temporary
+// possibly ahead of what reached the disk, and the next open must see through it: docs/reliability.md); renames (SQLite makes none); temporary
 // files (no name, or temp/transient types), which pass straight through; memory-mapped I/O (the layer
 // offers no xFetch, so SQLite reads through xRead).
 //
