@@ -95,9 +95,12 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // A test-only SQLite VFS that loses unsynced writes at a chosen crash point (power cut below the
+        // process); used by SQLiteStoreTests, never linked into a product.
+        .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "TestSupport"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["EspeakSpeech", "Resampling", "TestSupport"]),
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),
