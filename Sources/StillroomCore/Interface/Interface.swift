@@ -55,6 +55,8 @@ public struct Interface: Equatable, Sendable {
     private var lastNoticeIDs: [Int64] = []
     /// The breathing timer last seen in a model (to follow one started or ended elsewhere).
     private var lastTimer: BreathingTimer?
+    /// The dim and dark delays last seen (a change from the CLI takes effect at once).
+    private var lastDimming: [Int] = []
 
     public init() {}
 
@@ -127,6 +129,12 @@ public struct Interface: Equatable, Sendable {
         if editing != nil && screen != .settings { editing = nil }
         if timerMinutesEdit != nil && screen != .timerSetup { timerMinutesEdit = nil }
         effects += followTimer(model, wasShowing: timerWasShowing, now: now)
+        let dimming = [model.settings.dimAfterSeconds, model.settings.darkAfterSeconds]
+        if dimming != lastDimming {
+            // New delays count from now, as if the screen had just been touched (without lighting it).
+            if !lastDimming.isEmpty && power == .on { effects += scheduleDimming(model, now: now) }
+            lastDimming = dimming
+        }
 
         let phase = model.player.phase
         if phase != lastPhase {
@@ -137,6 +145,11 @@ public struct Interface: Equatable, Sendable {
                 effects += say("No sound output. Paused.", model)
             case .ended: effects += say("Session finished.", model)
             case .failed(let message): effects += say("Could not play. \(message)", model)
+            case .loading where !Self.hadSession(lastPhase), .playing where !Self.hadSession(lastPhase):
+                // A session started from elsewhere (the CLI over SSH, a resume): the box shows it, unless
+                // someone is busy on a screen of their own (settings, history, a question).
+                if screen == .library || screen == .idle { showPlayer() }
+                if case .detail = screen { showPlayer() }
             default: break
             }
             lastPhase = phase
@@ -312,6 +325,14 @@ public struct Interface: Equatable, Sendable {
         effects.append(.play(sessionID: session.id))
         showPlayer()
         return effects + say("Playing \(session.title).", model)
+    }
+
+    /// Whether a session was under way in `phase` (so a change to playing is a resume, not a start).
+    private static func hadSession(_ phase: PlayerPhase) -> Bool {
+        switch phase {
+        case .loading, .playing, .paused: return true
+        case .idle, .ended, .failed: return false
+        }
     }
 
     private mutating func showPlayer() {
