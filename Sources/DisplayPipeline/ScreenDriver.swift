@@ -29,13 +29,14 @@ public final class ScreenDriver: DisplayDelegate {
 
     /// `makeScene(now)` builds the scene for a moment; it must be a scene of the display's size.
     public init(loop: EventLoop, display: Display, painter: ScenePainter, maximumFramesPerSecond: Int = 30,
-                makeScene: @escaping (MonotonicInstant) -> Scene) {
+                maximumAnimationFramesPerSecond: Int = 15, makeScene: @escaping (MonotonicInstant) -> Scene) {
         precondition(painter.size == display.size, "painter \(painter.size) for display \(display.size)")
         self.loop = loop
         self.display = display
         self.painter = painter
         self.makeScene = makeScene
-        pacer = FramePacer(maximumFramesPerSecond: maximumFramesPerSecond)
+        pacer = FramePacer(maximumFramesPerSecond: maximumFramesPerSecond,
+                           maximumAnimationFramesPerSecond: maximumAnimationFramesPerSecond)
         pacer.setScreenOn(display.isPowered)
         display.delegate = self
         timer = loop.makeTimer { [unowned self] in drawFrame() }

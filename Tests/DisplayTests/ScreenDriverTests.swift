@@ -73,7 +73,7 @@ final class FlippingDisplay: Display {
         #expect(display.presentCount == 1) // the scene came out the same: nothing presented
     }
 
-    @Test func anAnimatingSceneAsksForTheNextFrameOneIntervalLater() throws {
+    @Test func anAnimatingSceneAsksForTheNextFrameOneAnimationIntervalLater() throws {
         let loop = try EventLoop()
         let display = OffscreenDisplay(size: size)
         var builtAt: [MonotonicInstant] = []
@@ -84,7 +84,7 @@ final class FlippingDisplay: Display {
         try loop.runOnce(timeout: .zero)
         try loop.runOnce(timeout: .zero)
         #expect(builtAt.count == 1)
-        #expect(driver.nextFrameDeadline == builtAt[0] + FramePacer(maximumFramesPerSecond: 30).minimumInterval)
+        #expect(driver.nextFrameDeadline == builtAt[0] + FramePacer().animationInterval)
     }
 
     @Test func noFramesAndNoTimersWhileDark() throws {

@@ -31,13 +31,15 @@ def run(args, display):
             ctl("settings", "set", "dim-after", "3600")
             ctl("settings", "set", "dark-after", "3600")
             ctl("play", args.session)
+            # Into the guided breathing (the session's breath cues run from 0:46 to 4:21), where the circle moves.
+            ctl("seek", args.seek)
             time.sleep(args.warmup)
             start = cpu_seconds(daemon.pid)
             time.sleep(args.seconds)
             used = cpu_seconds(daemon.pid) - start
             status = json.loads(ctl("status", "--json"))
             return {"display": display, "cpuSecondsPerSecond": used / args.seconds, "state": status.get("state"),
-                    "screen": status.get("screen")}
+                    "page": status.get("page"), "screen": status.get("screen"), "position": status.get("position")}
         finally:
             daemon.send_signal(signal.SIGTERM)
             daemon.wait()
@@ -51,6 +53,7 @@ def main():
     parser.add_argument("--session", default="steady-breath")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--seek", default="1:00", help="where to measure from (MM:SS)")
     parser.add_argument("--sizes", default="800x480,480x320")
     args = parser.parse_args()
     results = [run(args, "none")]
