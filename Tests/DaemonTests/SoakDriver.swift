@@ -57,9 +57,7 @@ final class SoakDriver {
     var pid: pid_t { harness.daemon?.pid ?? 0 }
 
     /// The box's (warped) wall time, as its status reports it.
-    var warpedWallTime: Double {
-        statusJSON(harness.ctl("status", "--json").stdout)["timeWarp"]?["wallTime"]?.doubleValue ?? 0
-    }
+    var warpedWallTime: Double { status()["timeWarp"]?["wallTime"]?.doubleValue ?? 0 }
 
     var warpedHoursElapsed: Double { (warpedWallTime - startWall) / 3600 }
 
@@ -68,11 +66,30 @@ final class SoakDriver {
         usleep(UInt32(seconds / Double(warp) * 1_000_000))
     }
 
-    func status() -> JSONValue { statusJSON(harness.ctl("status", "--json").stdout) }
+    /// Commands go through stillroomctl, as a person's would; the driver's many looks at the status go
+    /// over one connection of its own: a process per look would cost warped minutes each.
+    private var statusClient: RawSocketClient?
+    private var requestID = 0
 
+    func request(_ command: String) -> JSONValue {
+        if statusClient == nil { statusClient = RawSocketClient(path: harness.socketPath) }
+        requestID += 1
+        statusClient?.send("{\"v\":1,\"id\":\(requestID),\"command\":\"\(command)\"}\n")
+        return statusJSON(statusClient?.readLines(1).first ?? "")["result"] ?? .null
+    }
+
+    func status() -> JSONValue { request("status") }
+
+    /// Looks until `what` holds (every 2 ms of real time: a second or so of warped time), giving up after
+    /// a minute of real time as a guard against a hang; the caller's checks then fail.
     @discardableResult
     func waitFor(_ what: (JSONValue) -> Bool) -> JSONValue {
-        statusJSON(harness.waitForStatus { what(statusJSON($0)) })
+        for _ in 0..<30_000 {
+            let seen = status()
+            if what(seen) { return seen }
+            usleep(2_000)
+        }
+        return status()
     }
 
     /// One cycle of use, warped: a session with a pause, seeks both ways, the headphones pulled and put
@@ -107,7 +124,11 @@ final class SoakDriver {
         }
         waitFor { $0["state"]?.stringValue == "ended" }
         harness.ctl("timer", "start", "--minutes", "1")
-        waitFor { _ in statusJSON(harness.ctl("timer", "--json").stdout)["running"] == .bool(false) }
+        var looks = 0
+        while request("timer")["running"] != .bool(false) && looks < 30_000 {
+            usleep(2_000)
+            looks += 1
+        }
         timerSecondsRun += 60
         let due = warpedWallTime + 180
         let minute = Int(due) % 86_400 / 60
@@ -123,9 +144,11 @@ final class SoakDriver {
         // the descriptor count settle (a few quick looks, not a timing).
         var descriptors = Self.descriptorTargets(pid)
         if let baseline = samples.last?.descriptors {
-            for _ in 0..<50 where descriptors.count != baseline {
+            var looks = 0
+            while descriptors.count != baseline && looks < 50 {
                 usleep(20_000)
                 descriptors = Self.descriptorTargets(pid)
+                looks += 1
             }
         }
         if samples.isEmpty { firstDescriptors = descriptors }
@@ -166,9 +189,11 @@ final class SoakDriver {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    /// Practice the box recorded: (runs, seconds).
+    /// Practice the box recorded, every run (the CSV export; `history recent` lists only the last 20).
     func practiceRecorded() -> (runs: Int, seconds: Double) {
-        let recent = statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
-        return (recent.count, recent.reduce(0.0) { $0 + ($1["seconds"]?.doubleValue ?? 0) })
+        let csv = harness.ctl("history", "export", "--format", "csv").stdout
+        let rows = csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let column = 8 // listening_seconds (PracticeHistory.csvColumns)
+        return (rows.count, rows.reduce(0.0) { $0 + (Double($1.count > column ? String($1[column]) : "") ?? 0) })
     }
 }

@@ -17,7 +17,8 @@ import Testing
         let realStart = SoakReport.realSeconds()
         driver.start()
         driver.sample() // just started: before any playback
-        while driver.warpedHoursElapsed < hours { driver.runCycle() }
+        // At least three cycles: on a busy machine stillroomctl is slow, and each call costs warped minutes.
+        while driver.warpedHoursElapsed < hours || driver.cycles < 3 { driver.runCycle() }
         let practice = driver.practiceRecorded()
         let report = SoakReport(driver: driver, practice: practice, realSeconds: SoakReport.realSeconds() - realStart)
         let (status, log) = driver.stop()
@@ -25,7 +26,6 @@ import Testing
 
         #expect(status == 0)
         #expect(!log.contains("<3>"), "an error was logged")
-        #expect(driver.cycles >= 2)
         // After the first cycle everything a cycle opens has been opened once; from then on, flat.
         let warm = driver.samples.dropFirst()
         for sample in warm {
@@ -69,7 +69,7 @@ struct SoakReport {
         let samples = driver.samples
         guard let first = samples.first, let last = samples.last else { return ["no samples"] }
         let warm = Array(samples.dropFirst())
-        let firstHour = warm.filter { $0.warpedHours <= 1 }
+        let firstHour = warm.filter { $0.warpedHours <= (warm.first?.warpedHours ?? 0) + 1 }
         let lastHour = warm.filter { $0.warpedHours >= (last.warpedHours - 1) }
         func mean(_ values: [Int]) -> Int { values.isEmpty ? 0 : values.reduce(0, +) / values.count }
         return [
@@ -77,7 +77,7 @@ struct SoakReport {
                 + "\(driver.keyResumes) resumed by the PLAY key",
             "RSS kB: start \(first.rssKB), after cycle 1 \(warm.first?.rssKB ?? 0), end \(last.rssKB), "
                 + "max \(samples.map(\.rssKB).max() ?? 0); peak (VmHWM) \(samples.map(\.peakKB).max() ?? 0)",
-            "RSS kB mean: first warped hour \(mean(firstHour.map(\.rssKB))), last warped hour \(mean(lastHour.map(\.rssKB))); "
+            "RSS kB mean: first warm warped hour \(mean(firstHour.map(\.rssKB))), last warped hour \(mean(lastHour.map(\.rssKB))); "
                 + "slope after warm-up \(format(slope(warm.map { ($0.warpedHours, Double($0.rssKB)) }))) kB per warped hour",
             "descriptors: start \(first.descriptors), after cycle 1 \(warm.first?.descriptors ?? 0), end \(last.descriptors), "
                 + "max \(samples.map(\.descriptors).max() ?? 0); the first cycle "
