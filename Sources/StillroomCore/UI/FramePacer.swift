@@ -25,7 +25,12 @@ public struct FramePacer: Sendable {
         precondition(maximumFramesPerSecond > 0, "a frame rate is positive")
         // Rounded up, so that no one-second window ever holds more than the cap.
         let rate = Int64(maximumFramesPerSecond)
-        minimumInterval = .nanoseconds((1_000_000_000 + rate - 1) / rate)
+        self.init(minimumInterval: .nanoseconds((1_000_000_000 + rate - 1) / rate))
+    }
+
+    public init(minimumInterval: Duration) {
+        precondition(minimumInterval > .zero, "frames take time")
+        self.minimumInterval = minimumInterval
     }
 
     /// The content changed: a frame is wanted (whatever the animation's `nextChange` said).
