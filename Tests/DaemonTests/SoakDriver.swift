@@ -19,6 +19,7 @@ final class SoakDriver {
     }
 
     let warp: Int
+    let screen: String?
     let harness: DaemonHarness
     let logPath: String
     private(set) var samples: [Sample] = []
@@ -30,14 +31,22 @@ final class SoakDriver {
     private(set) var sessionSecondsPlayed = 0.0
     private(set) var timerSecondsRun = 0.0
     private(set) var keyResumes = 0
+    /// Warped seconds from each session's start to its end, and the listening plus pauses they held: more
+    /// than the second means the speaker did not keep up with the warp (it then plays silence; positions
+    /// and practice stay right, the day just holds fewer sessions).
+    private(set) var sessionWarpedSeconds = 0.0
+    private(set) var sessionPlannedSeconds = 0.0
     private var startWall = 0.0
     static let sessions = ["steady-breath", "tide-breath", "counting-breaths", "sounds-around", "body-scan", "setting-down-the-day"]
 
-    init(warp: Int) {
+    /// `screen` draws the interface to a PNG of that size (WxH) in the temporary folder; nil: no screen.
+    init(warp: Int, screen: String? = nil) {
         self.warp = warp
+        self.screen = screen
         harness = DaemonHarness(content: RepositoryPaths.content,
                                 extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf",
                                                  "--time-warp", String(warp)])
+        if let screen { harness.extraArguments += ["--display", "png@\(screen):" + harness.directory.file("screen.png")] }
         logPath = harness.directory.file("daemon.log")
         // The log goes to a file: a day of lines would fill a pipe nobody reads and block the daemon.
         harness.wrapper = ["/bin/sh", "-c", "exec \"$@\" 2>>'\(logPath)'", "sh"]
@@ -99,7 +108,9 @@ final class SoakDriver {
         let session = Self.sessions[cycles % Self.sessions.count]
         harness.ctl("play", session)
         let playing = waitFor { $0["state"]?.stringValue == "playing" }
-        sessionSecondsPlayed += playing["duration"]?.doubleValue ?? 0
+        let startedAt = playing["timeWarp"]?["wallTime"]?.doubleValue ?? 0
+        let duration = playing["duration"]?.doubleValue ?? 0
+        sessionSecondsPlayed += duration
         wait(warpedSeconds: 60)
         harness.ctl("pause")
         waitFor { $0["state"]?.stringValue == "paused" }
@@ -122,7 +133,9 @@ final class SoakDriver {
         } else {
             keyResumes += 1
         }
-        waitFor { $0["state"]?.stringValue == "ended" }
+        let ended = waitFor { $0["state"]?.stringValue == "ended" }
+        sessionWarpedSeconds += (ended["timeWarp"]?["wallTime"]?.doubleValue ?? 0) - startedAt
+        sessionPlannedSeconds += duration - 15 + 20 + 10 // the seeks skip 15 s; paused 20 s, then 10 s unplugged
         harness.ctl("timer", "start", "--minutes", "1")
         var looks = 0
         while request("timer")["running"] != .bool(false) && looks < 30_000 {

@@ -13,7 +13,8 @@ import Testing
 
     @Test func warpedHoursOfUseKeepDescriptorsAndMemoryFlat() throws {
         let hours = Double(Self.environment("STILLROOM_SOAK_HOURS", default: 2))
-        let driver = SoakDriver(warp: Self.environment("STILLROOM_SOAK_WARP", default: 600))
+        let screen = getenv("STILLROOM_SOAK_SCREEN").map { String(cString: $0) } // WxH: draw the screen too
+        let driver = SoakDriver(warp: Self.environment("STILLROOM_SOAK_WARP", default: 600), screen: screen)
         let realStart = SoakReport.realSeconds()
         driver.start()
         driver.sample() // just started: before any playback
@@ -73,7 +74,8 @@ struct SoakReport {
         let lastHour = warm.filter { $0.warpedHours >= (last.warpedHours - 1) }
         func mean(_ values: [Int]) -> Int { values.isEmpty ? 0 : values.reduce(0, +) / values.count }
         return [
-            "\(driver.cycles) cycles, \(format(last.warpedHours)) warped hours in \(Int(realSeconds)) s real (warp ×\(driver.warp)); "
+            "\(driver.cycles) cycles, \(format(last.warpedHours)) warped hours in \(Int(realSeconds)) s real (warp ×\(driver.warp), "
+                + "screen \(driver.screen ?? "none"), \(BuiltProducts.directory.hasSuffix("release") ? "release" : "debug") build); "
                 + "\(driver.keyResumes) resumed by the PLAY key",
             "RSS kB: start \(first.rssKB), after cycle 1 \(warm.first?.rssKB ?? 0), end \(last.rssKB), "
                 + "max \(samples.map(\.rssKB).max() ?? 0); peak (VmHWM) \(samples.map(\.peakKB).max() ?? 0)",
@@ -84,6 +86,8 @@ struct SoakReport {
                 + Self.difference(from: driver.firstDescriptors, to: driver.warmDescriptors),
             "database bytes: start \(first.databaseBytes), end \(last.databaseBytes); WAL start \(first.walBytes), "
                 + "end \(last.walBytes), max \(samples.map(\.walBytes).max() ?? 0)",
+            "sessions took \(format(driver.sessionWarpedSeconds / 60)) warped min for \(format(driver.sessionPlannedSeconds / 60)) min "
+                + "of listening and pauses (\(format(driver.sessionWarpedSeconds / max(1, driver.sessionPlannedSeconds)))×: 1 = the speaker kept up)",
             "practice: \(practice.runs) runs, \(format(practice.seconds / 60)) min recorded, "
                 + "\(format(expectedPracticeSeconds / 60)) min expected",
         ]
