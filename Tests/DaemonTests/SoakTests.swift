@@ -81,6 +81,7 @@ struct SoakReport {
                 + "max \(samples.map(\.rssKB).max() ?? 0); peak (VmHWM) \(samples.map(\.peakKB).max() ?? 0)",
             "RSS kB mean: first warm warped hour \(mean(firstHour.map(\.rssKB))), last warped hour \(mean(lastHour.map(\.rssKB))); "
                 + "slope after warm-up \(format(slope(warm.map { ($0.warpedHours, Double($0.rssKB)) }))) kB per warped hour",
+            "RSS kB by warped hour: " + samples.map { "\(Int($0.warpedHours.rounded())):\($0.rssKB)" }.joined(separator: " "),
             "descriptors: start \(first.descriptors), after cycle 1 \(warm.first?.descriptors ?? 0), end \(last.descriptors), "
                 + "max \(samples.map(\.descriptors).max() ?? 0); the first cycle "
                 + Self.difference(from: driver.firstDescriptors, to: driver.warmDescriptors),
