@@ -213,7 +213,7 @@ public final class EventLoop {
     private func armWallTimerFD() throws(SystemError) {
         let earliest = wallQueue.earliest
         let seconds = earliest?.timeIntervalSince1970 ?? 4_000_000_000 // year 2096: "never", still armed
-        let warped = Int64(max(0, min(seconds, 9e9)) * 1e9)
+        let warped = Int64(max(0, min(seconds, 9e9)) * 1e9) // capped where nanoseconds still fit an Int64
         let nanoseconds = UInt64(max(0, timeWarp.realWall(forDeadline: warped)))
         do {
             try wallTimerFD.arm(atNanoseconds: nanoseconds, cancelOnClockSet: true)
