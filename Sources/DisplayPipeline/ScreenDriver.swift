@@ -7,7 +7,7 @@ import StillroomCore
 /// the next frame with one loop timer.
 ///
 /// Frames are built only when `invalidate()` was called or the last scene was animating, at most
-/// `maximumFramesPerSecond` a second, never while the screen is dark, and never while the display is
+/// `maximumFramesPerSecond` a (real) second, never while the screen is dark, and never while the display is
 /// busy with the previous frame (the next is built when it reports ready). The scene is built from
 /// the loop's `now` at the moment of drawing, so time-based content (the breathing circle) is always
 /// where it should be, however late or seldom frames come. All on the loop's thread.
@@ -35,8 +35,11 @@ public final class ScreenDriver: DisplayDelegate {
         self.display = display
         self.painter = painter
         self.makeScene = makeScene
-        pacer = FramePacer(maximumFramesPerSecond: maximumFramesPerSecond,
-                           maximumAnimationFramesPerSecond: maximumAnimationFramesPerSecond)
+        // The caps spare a real CPU, so they count real seconds: under a time warp (a soak on simulated
+        // devices) one real second is `factor` seconds of the loop's clock.
+        let warp = Int(loop.timeWarp.factor)
+        pacer = FramePacer(minimumInterval: FramePacer.interval(maximumFramesPerSecond) * warp,
+                           animationInterval: FramePacer.interval(maximumAnimationFramesPerSecond) * warp)
         pacer.setScreenOn(display.isPowered)
         display.delegate = self
         timer = loop.makeTimer { [unowned self] in drawFrame() }

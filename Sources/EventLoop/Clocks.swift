@@ -7,16 +7,25 @@ import StillroomCore
 public enum SystemClocks {
     /// CLOCK_MONOTONIC now.
     public static func monotonicNow() -> MonotonicInstant {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return MonotonicInstant(nanoseconds: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
+        MonotonicInstant(nanoseconds: UInt64(monotonicNanoseconds()))
     }
 
     /// CLOCK_REALTIME now, as a Date.
-    public static func wallNow() -> Date {
+    public static func wallNow() -> Date { date(nanoseconds: wallNanoseconds()) }
+
+    static func monotonicNanoseconds() -> Int64 { read(CLOCK_MONOTONIC) }
+
+    /// CLOCK_REALTIME in nanoseconds since 1970 (negative before it: a clock set very wrong).
+    static func wallNanoseconds() -> Int64 { read(CLOCK_REALTIME) }
+
+    static func date(nanoseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(nanoseconds / 1_000_000_000) + Double(nanoseconds % 1_000_000_000) / 1e9)
+    }
+
+    private static func read(_ clock: clockid_t) -> Int64 {
         var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Date(timeIntervalSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+        clock_gettime(clock, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }
 

@@ -30,6 +30,9 @@ public final class EventLoop {
     private var clockChangeHandlers: [() -> Void] = []
     private var clockChangePending = false
 
+    /// How fast the loop's clocks run against the kernel's (1 on the box; more in time-warped soaks).
+    public let timeWarp: TimeWarp
+
     private let wakeFD: EventFD
     private var wakeHandler: (() -> Void)?
     private var signalFD: SignalFD?
@@ -40,13 +43,19 @@ public final class EventLoop {
         let handler: (IOEvents) -> Void
     }
 
-    public init() throws(SystemError) {
+    /// `timeWarpFactor` > 1 makes `now`, `wallNow` and every timer run that many times faster than the
+    /// kernel's clocks (simulated devices only: real hardware keeps real time).
+    public init(timeWarpFactor: Int64 = 1) throws(SystemError) {
         epoll = try Epoll()
         monotonicTimerFD = try TimerFD(clock: CLOCK_MONOTONIC)
         wallTimerFD = try TimerFD(clock: CLOCK_REALTIME)
         wakeFD = try EventFD()
-        now = SystemClocks.monotonicNow()
-        wallNow = SystemClocks.wallNow()
+        timeWarp = timeWarpFactor == 1 ? .none
+            : TimeWarp(factor: timeWarpFactor, monotonicOrigin: SystemClocks.monotonicNanoseconds(),
+                       wallOrigin: SystemClocks.wallNanoseconds())
+        now = .zero
+        wallNow = Date(timeIntervalSince1970: 0)
+        readClocks()
         _ = try register(monotonicTimerFD.fd, events: .readable) { [unowned self] _ in monotonicTimerFired() }
         _ = try register(wallTimerFD.fd, events: .readable) { [unowned self] _ in wallTimerFired() }
         _ = try register(wakeFD.fd, events: .readable) { [unowned self] _ in
@@ -140,8 +149,7 @@ public final class EventLoop {
             milliseconds = -1
         }
         let ready = try epoll.wait(timeoutMilliseconds: milliseconds)
-        now = SystemClocks.monotonicNow()
-        wallNow = SystemClocks.wallNow()
+        readClocks()
         var dispatched = 0
         if clockChangePending {
             clockChangePending = false
@@ -159,6 +167,11 @@ public final class EventLoop {
         }
         iterations += 1
         return dispatched
+    }
+
+    private func readClocks() {
+        now = MonotonicInstant(nanoseconds: UInt64(max(0, timeWarp.monotonic(fromReal: SystemClocks.monotonicNanoseconds()))))
+        wallNow = SystemClocks.date(nanoseconds: timeWarp.wall(fromReal: SystemClocks.wallNanoseconds()))
     }
 
     /// Runs until `stop()` is called from a handler.
@@ -186,7 +199,8 @@ public final class EventLoop {
         let nextMonotonic = monotonicQueue.earliest
         if nextMonotonic != armedMonotonic {
             if let deadline = nextMonotonic {
-                try monotonicTimerFD.arm(atNanoseconds: deadline.nanoseconds)
+                let real = timeWarp.realMonotonic(forDeadline: Int64(clamping: deadline.nanoseconds))
+                try monotonicTimerFD.arm(atNanoseconds: UInt64(max(0, real)))
             } else {
                 monotonicTimerFD.disarm()
             }
@@ -199,7 +213,8 @@ public final class EventLoop {
     private func armWallTimerFD() throws(SystemError) {
         let earliest = wallQueue.earliest
         let seconds = earliest?.timeIntervalSince1970 ?? 4_000_000_000 // year 2096: "never", still armed
-        let nanoseconds = UInt64(max(0, seconds) * 1e9)
+        let warped = Int64(max(0, min(seconds, 9e9)) * 1e9) // capped where nanoseconds still fit an Int64
+        let nanoseconds = UInt64(max(0, timeWarp.realWall(forDeadline: warped)))
         do {
             try wallTimerFD.arm(atNanoseconds: nanoseconds, cancelOnClockSet: true)
         } catch where error.errno == ECANCELED {

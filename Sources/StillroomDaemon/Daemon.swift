@@ -84,7 +84,7 @@ public final class Daemon {
         self.logger = logger
         try Self.checkPaths(options)
         do {
-            loop = try EventLoop()
+            loop = try EventLoop(timeWarpFactor: options.timeWarp)
         } catch {
             throw StartupError("cannot create the event loop: \(error)")
         }
@@ -144,7 +144,7 @@ public final class Daemon {
     public func run() -> Int32 {
         notifier.ready(status: "Ready")
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
-            + (options.simulator ? ", simulator" : ""))
+            + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
         do {
             try loop.run()
         } catch {
@@ -271,7 +271,8 @@ public final class Daemon {
     }
 
     private static func makeSink(_ options: DaemonOptions, loop: EventLoop) -> AudioSink {
-        // "paced" is the simulator's speaker; "paced:4" plays four times faster (time-warped tests).
+        // "paced" is the simulator's speaker; "paced:4" plays four times faster than the loop's clock (which
+        // `--time-warp` already speeds up: there plain "paced" keeps audio in step with every timer).
         if options.audioDevice == "paced" { return PacedSink(loop: loop) }
         if options.audioDevice.hasPrefix("paced:"), let speed = Double(options.audioDevice.dropFirst(6)), speed > 0 {
             return PacedSink(loop: loop, speed: speed)

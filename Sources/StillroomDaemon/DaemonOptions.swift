@@ -31,6 +31,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var manifestURLs: [String] = []
     /// Extra hosts downloads may be redirected to (a CDN behind the manifest's host).
     public var allowedHosts: [String] = []
+    /// How many times faster than real time the box's clocks run (soaks on simulated devices; 1 = real).
+    public var timeWarp: Int64 = 1
 
     public init() {}
 
@@ -51,6 +53,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
+          --time-warp N         run the clocks N times fast (simulated devices only: paced audio,
+                                png or no display, terminal or no input, no downloads)
           --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal,
                                 a paced fake speaker (add --audio-device default to hear it)
           --verbose             log debug lines too
@@ -122,6 +126,12 @@ public struct DaemonOptions: Equatable, Sendable {
                 let host = try value()
                 guard !host.isEmpty, !host.contains("/") else { throw OptionsError("--allow-host takes a host name, got \"\(host)\"") }
                 options.allowedHosts.append(host)
+            case "--time-warp":
+                let text = try value()
+                guard let factor = Int64(text), (1...100_000).contains(factor) else {
+                    throw OptionsError("--time-warp takes a whole factor from 1 to 100000, got \"\(text)\"")
+                }
+                options.timeWarp = factor
             case "--input":
                 let text = try value()
                 guard let source = InputSource(rawValue: text) else {
@@ -134,7 +144,23 @@ public struct DaemonOptions: Equatable, Sendable {
             explicit.insert(name)
         }
         if options.simulator { options.applySimulatorDefaults(except: explicit) }
+        try options.checkTimeWarp()
         return .run(options)
+    }
+
+    /// A warped clock is only honest where every device is simulated: real audio, screens and buttons keep
+    /// real time, and downloads wait on a real network.
+    func checkTimeWarp() throws(OptionsError) {
+        guard timeWarp > 1 else { return }
+        var real: [String] = []
+        if audioDevice != "paced" && !audioDevice.hasPrefix("paced:") { real.append("--audio-device \(audioDevice)") }
+        if display == .drm { real.append("--display drm") }
+        if input == .gpio || input == .evdev { real.append("--input \(input.rawValue)") }
+        if !manifestURLs.isEmpty { real.append("--manifest") }
+        guard real.isEmpty else {
+            throw OptionsError("--time-warp needs simulated devices (--audio-device paced, --display png:PATH or none, "
+                               + "--input terminal or none, no --manifest); got \(real.joined(separator: ", "))")
+        }
     }
 
     static func parseDisplay(_ text: String) throws(OptionsError) -> DisplaySpec {
@@ -158,7 +184,8 @@ public struct DaemonOptions: Equatable, Sendable {
         if !explicit.contains("--audio-device") { audioDevice = "paced" }
         if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
         // The demo server scripts/run starts beside the simulator (scripts/serve-content).
-        if !explicit.contains("--manifest") { manifestURLs = ["http://127.0.0.1:8765/manifest.json"] }
+        // Not under a time warp: downloads run on the real network's time.
+        if !explicit.contains("--manifest") && timeWarp == 1 { manifestURLs = ["http://127.0.0.1:8765/manifest.json"] }
     }
 }
 

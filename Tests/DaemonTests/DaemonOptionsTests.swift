@@ -49,9 +49,25 @@ import Testing
         (["--input", "mouse"], "--input: expected gpio, evdev, terminal or none, got \"mouse\""),
         (["--audio-device="], "--audio-device needs a PCM name"),
         (["--content-dir", "a\u{7}b"], "--content-dir: the path contains control characters"),
+        (["--time-warp", "0"], "--time-warp takes a whole factor from 1 to 100000, got \"0\""),
+        (["--time-warp", "2.5"], "--time-warp takes a whole factor from 1 to 100000, got \"2.5\""),
+        (["--time-warp", "60"], "--time-warp needs simulated devices (--audio-device paced, --display png:PATH or none, "
+            + "--input terminal or none, no --manifest); got --audio-device default, --display drm, --input gpio"),
+        (["--time-warp=60", "--simulator", "--manifest", "https://example.org/m.json"],
+         "--time-warp needs simulated devices (--audio-device paced, --display png:PATH or none, "
+            + "--input terminal or none, no --manifest); got --manifest"),
     ])
     func badCommandLinesSayWhatIsWrong(arguments: [String], message: String) {
         #expect(throws: OptionsError(message)) { try DaemonOptions.parse(arguments) }
+    }
+
+    @Test func timeWarpRunsOnTheSimulatorWithoutItsDemoDownloads() throws {
+        guard case .run(let options) = try DaemonOptions.parse(["--simulator", "--time-warp", "300"]) else {
+            Issue.record("expected run"); return
+        }
+        #expect(options.timeWarp == 300)
+        #expect(options.audioDevice == "paced")
+        #expect(options.manifestURLs.isEmpty)
     }
 
     @Test func helpAndVersionAreRequests() throws {

@@ -87,6 +87,20 @@ final class FlippingDisplay: Display {
         #expect(driver.nextFrameDeadline == builtAt[0] + FramePacer().animationInterval)
     }
 
+    @Test func underATimeWarpTheCapCountsRealSeconds() throws {
+        let loop = try EventLoop(timeWarpFactor: 600)
+        let display = OffscreenDisplay(size: size)
+        var builtAt: [MonotonicInstant] = []
+        let driver = ScreenDriver(loop: loop, display: display, painter: try ScenePainter(size: size)) { now in
+            builtAt.append(now)
+            return self.scene(moving: true, label: "\(builtAt.count)")
+        }
+        try loop.runOnce(timeout: .zero)
+        #expect(builtAt.count == 1)
+        // An animating scene's next frame: 1/15 of a real second is 40 warped seconds.
+        #expect(driver.nextFrameDeadline == builtAt[0] + FramePacer.interval(15) * 600)
+    }
+
     @Test func noFramesAndNoTimersWhileDark() throws {
         let loop = try EventLoop()
         let display = OffscreenDisplay(size: size)

@@ -130,9 +130,11 @@ public final class Subprocess {
     }
 }
 
-/// The folder holding the built products (beside the running test bundle).
+/// The folder holding the built products (beside the running test bundle, unless `STILLROOM_PRODUCTS`
+/// names another: bench/soak/run runs the release build of the daemon under the same test).
 public enum BuiltProducts {
     public static let directory: String = {
+        if let chosen = getenv("STILLROOM_PRODUCTS") { return String(cString: chosen) }
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         precondition(count > 0)

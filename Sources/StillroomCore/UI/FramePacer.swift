@@ -27,13 +27,21 @@ public struct FramePacer: Sendable {
 
     public init(maximumFramesPerSecond: Int = 30, maximumAnimationFramesPerSecond: Int = 15) {
         precondition(maximumFramesPerSecond > 0 && maximumAnimationFramesPerSecond > 0, "a frame rate is positive")
-        // Rounded up, so that no one-second window ever holds more than the cap.
-        func interval(_ perSecond: Int) -> Duration {
-            let rate = Int64(perSecond)
-            return .nanoseconds((1_000_000_000 + rate - 1) / rate)
-        }
-        minimumInterval = interval(maximumFramesPerSecond)
-        animationInterval = max(minimumInterval, interval(maximumAnimationFramesPerSecond))
+        self.init(minimumInterval: Self.interval(maximumFramesPerSecond),
+                  animationInterval: Self.interval(maximumAnimationFramesPerSecond))
+    }
+
+    /// Pacing by intervals (the screen driver scales them under a time warp).
+    public init(minimumInterval: Duration, animationInterval: Duration) {
+        precondition(minimumInterval > .zero, "frames take time")
+        self.minimumInterval = minimumInterval
+        self.animationInterval = max(minimumInterval, animationInterval)
+    }
+
+    /// One frame's share of a second, rounded up, so that no one-second window ever holds more than the cap.
+    public static func interval(_ framesPerSecond: Int) -> Duration {
+        let rate = Int64(framesPerSecond)
+        return .nanoseconds((1_000_000_000 + rate - 1) / rate)
     }
 
     /// The content changed: a frame is wanted (whatever the animation's `nextChange` said).
