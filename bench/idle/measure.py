@@ -89,21 +89,31 @@ def stop(process):
 
 
 def wake_ups_under_strace(pid, seconds):
-    """strace's view: one line per epoll_wait return, with the descriptors it reported ready."""
-    trace = subprocess.run(["timeout", "-s", "INT", str(seconds), "strace", "-f", "-tt", "-qq", "-e", "trace=epoll_wait,epoll_pwait",
-                            "-p", str(pid)], capture_output=True, text=True).stderr
+    """strace's view: each epoll_wait return is a wake-up; the descriptors it reported ready say what woke
+    the loop, and a WATCHDOG=1 written before the next epoll_wait marks the watchdog's own timer."""
+    trace = subprocess.run(["timeout", "-s", "INT", str(seconds), "strace", "-f", "-tt", "-qq", "-e",
+                            "trace=epoll_wait,epoll_pwait,write,sendto,sendmsg", "-p", str(pid)],
+                           capture_output=True, text=True).stderr
     causes = collections.Counter()
     returns = 0
+    current = None  # the cause of the wake-up being handled, until the next epoll_wait
+
+    def settle():
+        if current is not None:
+            causes[current] += 1
+
     for line in trace.splitlines():
+        if "WATCHDOG=1" in line and current is not None:
+            current = "the watchdog's ping (" + current + ")"
+            continue
         match = re.search(r"epoll_p?wait.*\)\s*=\s*(\d+)", line)
         if not match:
             continue
+        settle()
         returns += 1
         fds = re.findall(r"u32=(\d+)", line)
-        if int(match.group(1)) == 0:
-            causes["epoll_wait timeout"] += 1
-        for fd in fds:
-            causes[describe_fd(pid, int(fd))] += 1
+        current = "epoll_wait timeout" if int(match.group(1)) == 0 else " + ".join(describe_fd(pid, int(fd)) for fd in fds)
+    settle()
     return returns, causes
 
 
