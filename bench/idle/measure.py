@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Idle wake-ups of stillroomd with the screen dark, and what woke it.
 
-Starts stillroomd as systemd would for the appliance's unit (NOTIFY_SOCKET, WATCHDOG_USEC, so it pings
-WATCHDOG=1 every half of it), with an offscreen 800x480 screen, no input and the ALSA null device. The
-screen is made to go dark quickly (settings dim-after 5, dark-after 10, stored, then the daemon is
+Starts stillroomd as systemd would for the appliance's unit (NOTIFY_SOCKET, WATCHDOG_USEC from the unit's
+WatchdogSec=, so it pings WATCHDOG=1 every half of it), with an offscreen 800x480 screen, no input and the
+ALSA null device. The screen is made to go dark quickly (settings dim-after 5, dark-after 10, stored, then the daemon is
 restarted so its timers start with them). Once `status` says the screen is off, two windows of SECONDS:
 
 1. untraced: every thread's context switches (/proc/PID/task/*/status; a voluntary switch is a sleep,
@@ -117,13 +117,22 @@ def wake_ups_under_strace(pid, seconds):
     return returns, causes
 
 
+def unit_watchdog_usec():
+    """WATCHDOG_USEC as systemd sets it from the appliance unit's WatchdogSec= (in seconds there)."""
+    unit = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "board", "systemd", "stillroom.service")
+    with open(unit) as f:
+        seconds = re.search(r"^WatchdogSec=(\d+)s?$", f.read(), re.M)
+    return int(seconds.group(1)) * 1_000_000 if seconds else 30_000_000
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stillroomd", required=True)
     parser.add_argument("--stillroomctl", required=True)
     parser.add_argument("--content", required=True)
     parser.add_argument("--seconds", type=int, default=60)
-    parser.add_argument("--watchdog-usec", type=int, default=30_000_000, help="as WatchdogSec=30s sets it")
+    parser.add_argument("--watchdog-usec", type=int, default=unit_watchdog_usec(),
+                        help="default: the appliance unit's WatchdogSec (board/systemd/stillroom.service)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-idle-", dir="/var/tmp") as work:
         sock = os.path.join(work, "ctl.sock")
