@@ -69,8 +69,9 @@ def idle_rows(data):
     return [
         (f"idle, screen dark: loop wake-ups per minute (strace, {data['seconds']} s)", f"{data['epoll_returns_per_min']:g}",
          f"watchdog {watchdog:g}", ratio(data["epoll_returns_per_min"], watchdog), "only the watchdog's"),
-        ("idle, screen dark: context switches per minute, all threads (untraced)", f"{data['context_switches_per_min']:g}",
-         f"{len(data['threads'])} thread(s)", "", ""),
+        ("idle, screen dark: sleeps (voluntary context switches) per minute, all threads, untraced",
+         f"{data.get('voluntary_switches_per_min', data.get('context_switches_per_min', 0)):g}",
+         f"{len(data['threads'])} thread(s); {data.get('involuntary_switches_per_min', '?')} preemptions/min", "", ""),
         ("idle: what woke the loop, per minute", causes, "", "", ""),
     ]
 

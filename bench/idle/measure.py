@@ -162,7 +162,10 @@ def main():
             result = {
                 "seconds": args.seconds, "watchdog_usec": args.watchdog_usec,
                 "watchdog_pings_per_min": round(pings * per_minute, 1),
-                "context_switches_per_min": round(sum(t["voluntary_per_min"] + t["involuntary_per_min"] for t in threads), 1),
+                # Each voluntary switch is a sleep ending in a wake-up; involuntary ones are preemptions while
+                # awake (many on a busy machine), not wake-ups.
+                "voluntary_switches_per_min": round(sum(t["voluntary_per_min"] for t in threads), 1),
+                "involuntary_switches_per_min": round(sum(t["involuntary_per_min"] for t in threads), 1),
                 "threads": threads,
                 "epoll_returns_per_min": round(returns * 60 / args.seconds, 1),
                 "woken_by_per_min": {cause: round(count * 60 / args.seconds, 1) for cause, count in causes.most_common()},
