@@ -11,20 +11,30 @@ public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
     case drm
     /// A PNG file rewritten whenever the picture changes (the simulator, tests, screenshots).
     case png(path: String, size: PixelSize)
+    /// Drawn and kept in memory, never shown or written: the whole display path but the panel, for
+    /// measuring what the screen costs (bench/display-cpu) and for screenshots from a headless box.
+    case memory(size: PixelSize)
     /// No screen at all: audio only.
     case none
 
     /// The size a PNG screen has unless the spec says otherwise: the reference 800×480 panel.
     public static let defaultPNGSize = PixelSize(width: 800, height: 480)
 
-    /// Parses `drm`, `none`, `png:PATH` (800×480) or `png@WxH:PATH` (`png@480x320:/tmp/screen.png`).
+    /// Parses `drm`, `none`, `memory` or `memory@WxH`, `png:PATH` (800×480) or `png@WxH:PATH`
+    /// (`png@480x320:/tmp/screen.png`).
     public init(parsing text: String) throws(DisplayError) {
         switch text {
         case "drm": self = .drm
         case "none": self = .none
+        case "memory": self = .memory(size: Self.defaultPNGSize)
+        case _ where text.hasPrefix("memory@"):
+            guard let size = PixelSize(parsing: String(text.dropFirst(7))) else {
+                throw DisplayError(.failed, "bad display size in \"\(text)\": use memory@800x480")
+            }
+            self = .memory(size: size)
         default:
             guard text.hasPrefix("png"), let colon = text.firstIndex(of: ":") else {
-                throw DisplayError(.failed, "unknown display \"\(text)\": use drm, png:PATH, png@WxH:PATH or none")
+                throw DisplayError(.failed, "unknown display \"\(text)\": use drm, png:PATH, png@WxH:PATH, memory or none")
             }
             let head = text[..<colon], path = String(text[text.index(after: colon)...])
             guard !path.isEmpty else { throw DisplayError(.failed, "png: needs a file path (png:/tmp/screen.png)") }
@@ -43,6 +53,7 @@ public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .drm: return "drm"
         case .none: return "none"
+        case .memory(let size): return size == Self.defaultPNGSize ? "memory" : "memory@\(size)"
         case .png(let path, let size): return size == Self.defaultPNGSize ? "png:\(path)" : "png@\(size):\(path)"
         }
     }
@@ -54,6 +65,7 @@ public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .none: return nil
         case .png(let path, let size): return OffscreenDisplay(size: size, pngPath: path, writer: CairoPNGWriter())
+        case .memory(let size): return OffscreenDisplay(size: size)
         case .drm: return try DRMDisplay.open(loop: loop, preference: preference, rotation: rotation)
         }
     }

@@ -44,8 +44,9 @@ final class Connection {
         case readOnlyUntouched
     }
 
-    /// Opens `path` (always with NOMUTEX: one thread uses a connection).
-    static func open(path: String, mode: Mode, operation: String) throws(StoreError) -> Connection {
+    /// Opens `path` (always with NOMUTEX: one thread uses a connection) through the VFS named `vfs`, or
+    /// SQLite's default VFS when nil (always, outside tests).
+    static func open(path: String, mode: Mode, operation: String, vfs: String? = nil) throws(StoreError) -> Connection {
         var flags = SQLITE_OPEN_NOMUTEX
         var name = path
         switch mode {
@@ -58,7 +59,7 @@ final class Connection {
             name = "file:" + uriEscaped(path) + "?mode=ro&readonly_shm=1"
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             let extended = db.map { sqlite3_extended_errcode($0) } ?? rc

@@ -67,6 +67,16 @@ public final class SQLiteStore {
     public static func open(
         path: String, now: UnixMilliseconds, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds
     ) throws(StoreError) -> Opened {
+        try open(path: path, now: now, busyTimeoutMilliseconds: busyTimeoutMilliseconds, testVFS: nil)
+    }
+
+    /// `open(path:now:busyTimeoutMilliseconds:)` with every connection going through the SQLite VFS named
+    /// `testVFS` (nil: SQLite's default). Internal, for tests only: the crash tests pass a VFS that loses
+    /// unsynced writes (Tests/CCrashVFS). Production code cannot reach it.
+    static func open(
+        path: String, now: UnixMilliseconds, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
+        testVFS: String?
+    ) throws(StoreError) -> Opened {
         var damage: String?
         var checkOnWriter = false
         let existed = FileSystem.exists(path)
@@ -75,7 +85,7 @@ public final class SQLiteStore {
                                    code: SQLITE_CANTOPEN)
         }
         if existed {
-            switch try inspect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+            switch try inspect(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, vfs: testVFS) {
             case .healthy: break
             case .damaged(let reason): damage = reason
             case .needsWriter: checkOnWriter = true
@@ -91,12 +101,13 @@ public final class SQLiteStore {
         var fromVersion: Int
         do {
             (store, fromVersion) = try openWriter(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                                                  check: checkOnWriter && moved == nil)
+                                                  check: checkOnWriter && moved == nil, vfs: testVFS)
         } catch let error where moved == nil && (error.kind == .corrupt || error.kind == .notADatabase) {
             // Damage the read-only check could not see (or that stopped it from running): same policy.
             let result = try FileSystem.moveAside(path, now: now)
             moved = (result.database, result.files, error.message)
-            (store, fromVersion) = try openWriter(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, check: false)
+            (store, fromVersion) = try openWriter(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, check: false,
+                                                  vfs: testVFS)
         }
 
         if !existed || moved != nil {
@@ -163,18 +174,23 @@ public final class SQLiteStore {
     /// Checks the database without writing to any of its files. Damage comes back as a value; other
     /// failures (locks, permissions, I/O) are thrown, since moving a healthy file aside for them would be wrong.
     ///
-    /// 1. A non-empty file that does not start with SQLite's magic header is damaged; SQLite is not asked.
+    /// 1. A non-empty file that does not start with SQLite's magic header is damaged; SQLite is not asked,
+    ///    unless a rollback journal (one that starts with the journal magic) lies beside it: a power cut while
+    ///    the database was being created can leave page 1 written without its header sector next to a hot
+    ///    journal, and SQLite's rollback restores the empty file (found by the power-loss tests). Then step 3
+    ///    decides, and the writer replays the journal.
     /// 2. With a -shm present, quick_check runs with readonly_shm=1 so not even the -shm is written.
     /// 3. Otherwise (or if SQLite cannot use that -shm read-only), a plain read-only connection runs it;
     ///    it may create or re-initialise the -shm, an index SQLite rebuilds from the -wal, but never
     ///    writes the database or the -wal.
-    private static func inspect(path: String, busyTimeoutMilliseconds: Int) throws(StoreError) -> Inspection {
-        if let header = FileSystem.header(path), !header.isEmpty, !header.elementsEqual(sqliteMagic) {
+    private static func inspect(path: String, busyTimeoutMilliseconds: Int, vfs: String?) throws(StoreError) -> Inspection {
+        if let header = FileSystem.header(path), !header.isEmpty, !header.elementsEqual(sqliteMagic),
+           FileSystem.header(path + "-journal")?.starts(with: rollbackJournalMagic) != true {
             return .damaged("file is not a database (no SQLite header)")
         }
         if FileSystem.exists(path + "-shm") {
             do throws(StoreError) {
-                return try quickCheck(path: path, mode: .readOnlyUntouched, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                return try quickCheck(path: path, mode: .readOnlyUntouched, busyTimeoutMilliseconds: busyTimeoutMilliseconds, vfs: vfs)
             } catch let error where error.kind == .corrupt || error.kind == .notADatabase {
                 return .damaged(error.message)
             } catch {
@@ -182,7 +198,7 @@ public final class SQLiteStore {
             }
         }
         do {
-            return try quickCheck(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            return try quickCheck(path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds, vfs: vfs)
         } catch {
             switch error.kind {
             case .corrupt, .notADatabase: return .damaged(error.message)
@@ -193,9 +209,9 @@ public final class SQLiteStore {
     }
 
     private static func quickCheck(
-        path: String, mode: Connection.Mode, busyTimeoutMilliseconds: Int
+        path: String, mode: Connection.Mode, busyTimeoutMilliseconds: Int, vfs: String?
     ) throws(StoreError) -> Inspection {
-        let connection = try Connection.open(path: path, mode: mode, operation: "check")
+        let connection = try Connection.open(path: path, mode: mode, operation: "check", vfs: vfs)
         defer { connection.close() }
         connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
         let report = try connection.executeReturningText("PRAGMA quick_check", operation: "check")
@@ -205,12 +221,16 @@ public final class SQLiteStore {
     /// The first 16 bytes of every SQLite 3 database: "SQLite format 3" and a NUL.
     private static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
+    /// The first 8 bytes of a rollback journal that holds something to roll back (SQLite zeroes them when
+    /// a transaction commits in journal_mode=PERSIST, and deletes the journal in DELETE mode).
+    private static let rollbackJournalMagic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+
     /// Opens the read-write connection, configures it and migrates. Returns the version found.
     private static func openWriter(
-        path: String, busyTimeoutMilliseconds: Int, check: Bool
+        path: String, busyTimeoutMilliseconds: Int, check: Bool, vfs: String?
     ) throws(StoreError) -> (SQLiteStore, Int) {
         let operation = "open"
-        let connection = try Connection.open(path: path, mode: .readWriteCreate, operation: operation)
+        let connection = try Connection.open(path: path, mode: .readWriteCreate, operation: operation, vfs: vfs)
         let store = SQLiteStore(connection: connection, path: path, isReadOnly: false)
         connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
         if check {

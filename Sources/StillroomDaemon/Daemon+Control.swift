@@ -159,8 +159,7 @@ extension Daemon {
             return .failure(ControlError(.invalidArgument, "say needs a text of 1 to 500 characters"))
         }
         do {
-            let voice = try EspeakSynthesizer.shared()
-            engine.speak(try voice.synthesize(text), rate: voice.sampleRate)
+            _ = try speak(text)
         } catch {
             return .failure(ControlError(.failed, "speech failed: \(error)"))
         }

@@ -121,7 +121,8 @@ extension Daemon {
 
     private func cachedHistorySummary() -> InterfaceModel.HistorySummary {
         if let historySummary { return historySummary }
-        let made = InterfaceModel.HistorySummary(practiceHistory())
+        var made = InterfaceModel.HistorySummary(practiceHistory())
+        made.silentMinutes = practiceHistory(.silent).totals().allTime.wholeMinutes
         historySummary = made
         return made
     }
@@ -297,15 +298,22 @@ extension Daemon {
     /// Returns the length of the speech in seconds.
     @discardableResult
     func speakNow(_ text: String) -> Double {
-        labelsSpoken += 1
         do {
-            let voice = try EspeakSynthesizer.shared()
-            let samples = try voice.synthesize(text)
-            engine.speak(samples, rate: voice.sampleRate)
-            return Double(samples.count) / Double(voice.sampleRate)
+            return try speak(text)
         } catch {
             logger.warning("spoken label: \(error)")
             return 0
         }
     }
+
+    /// Synthesises `text` and hands it to the engine's mixer (over the recording, ducked, or alone);
+    /// counted in the status as a label spoken. Returns the speech's length in seconds.
+    func speak(_ text: String) throws -> Double {
+        labelsSpoken += 1
+        let voice = try EspeakSynthesizer.shared()
+        let samples = try voice.synthesize(text)
+        engine.speak(samples, rate: voice.sampleRate)
+        return Double(samples.count) / Double(voice.sampleRate)
+    }
+
 }

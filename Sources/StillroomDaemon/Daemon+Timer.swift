@@ -38,6 +38,7 @@ extension Daemon {
                                     clockTrusted: clockTrusted, updatedAt: wallMilliseconds)
         do {
             _ = try store.insertPracticeRun(run)
+            historySummary = nil // the history screen's silent minutes changed
         } catch {
             logger.error("silent practice not saved: \(error)")
         }

@@ -44,7 +44,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --content-dir PATH    bundled content with catalog.json      [/usr/share/stillroom/content]
           --board PATH          board file: pins and controls          [/etc/stillroom/board.conf]
           --audio-device NAME   ALSA PCM to play on                    [default]
-          --display TARGET      drm | png:PATH | png@WxH:PATH | none   [drm]
+          --display TARGET      drm | png:PATH | png@WxH:PATH | memory[@WxH] | none   [drm]
           --preview on|off      the screen previewed in the terminal   [on when stdout is a terminal]
           --input SOURCE        gpio | evdev | terminal | none         [gpio]
           --socket PATH         control socket for stillroomctl        [/run/stillroom/control.sock]
@@ -142,7 +142,7 @@ public struct DaemonOptions: Equatable, Sendable {
         do {
             return try DisplaySpec(parsing: text)
         } catch {
-            throw OptionsError("--display: expected drm, png:PATH, png@WxH:PATH or none, got \"\(text)\"")
+            throw OptionsError("--display: expected drm, png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"\(text)\"")
         }
     }
 

@@ -29,6 +29,9 @@ import Testing
     @Test func displaySpecsParse() throws {
         #expect(try DisplaySpec(parsing: "drm") == .drm)
         #expect(try DisplaySpec(parsing: "none") == DisplaySpec.none)
+        #expect(try DisplaySpec(parsing: "memory") == .memory(size: PixelSize(width: 800, height: 480)))
+        #expect(try DisplaySpec(parsing: "memory@480x320").description == "memory@480x320")
+        #expect(throws: DisplayError.self) { try DisplaySpec(parsing: "memory@big") }
         #expect(try DisplaySpec(parsing: "png:/tmp/screen.png") == .png(path: "/tmp/screen.png", size: PixelSize(width: 800, height: 480)))
         #expect(try DisplaySpec(parsing: "png@480x320:/tmp/a:b.png") == .png(path: "/tmp/a:b.png", size: PixelSize(width: 480, height: 320)))
         #expect(try DisplaySpec(parsing: "png@480x320:/tmp/s.png").description == "png@480x320:/tmp/s.png")

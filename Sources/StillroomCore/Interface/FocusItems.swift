@@ -253,7 +253,16 @@ enum HistoryText {
         var text = "All time: \(InterfaceText.minutesText(model.history.totals.allTime.wholeMinutes)), "
             + "\(model.history.totals.allTime.runCount == 1 ? "1 session" : "\(model.history.totals.allTime.runCount) sessions")."
         if let streak = streakText(model) { text += " \(streak)." }
+        if model.history.silentMinutes > 0 {
+            text += " Silent practice with the breathing timer: \(InterfaceText.spokenMinutes(model.history.silentMinutes))."
+        }
         return text
+    }
+
+    /// "Breathing timer: 25 min, silent", when there is any: apart from the minutes heard.
+    static func silentText(_ model: InterfaceModel) -> String? {
+        guard model.history.silentMinutes > 0 else { return nil }
+        return "Breathing timer: \(InterfaceText.minutesText(model.history.silentMinutes)), silent"
     }
 
     /// "3 days in a row", when shown and more than one day; nothing otherwise (no guilt, no zero).

@@ -55,6 +55,8 @@ public struct Interface: Equatable, Sendable {
     private var lastNoticeIDs: [Int64] = []
     /// The breathing timer last seen in a model (to follow one started or ended elsewhere).
     private var lastTimer: BreathingTimer?
+    /// The dim and dark delays last seen (a change from the CLI takes effect at once).
+    private var lastDimming: [Int] = []
 
     public init() {}
 
@@ -127,6 +129,12 @@ public struct Interface: Equatable, Sendable {
         if editing != nil && screen != .settings { editing = nil }
         if timerMinutesEdit != nil && screen != .timerSetup { timerMinutesEdit = nil }
         effects += followTimer(model, wasShowing: timerWasShowing, now: now)
+        let dimming = [model.settings.dimAfterSeconds, model.settings.darkAfterSeconds]
+        if dimming != lastDimming {
+            // New delays count from now, as if the screen had just been touched (without lighting it).
+            if !lastDimming.isEmpty && power == .on { effects += scheduleDimming(model, now: now) }
+            lastDimming = dimming
+        }
 
         let phase = model.player.phase
         if phase != lastPhase {
@@ -137,6 +145,11 @@ public struct Interface: Equatable, Sendable {
                 effects += say("No sound output. Paused.", model)
             case .ended: effects += say("Session finished.", model)
             case .failed(let message): effects += say("Could not play. \(message)", model)
+            case .loading where !Self.hadSession(lastPhase), .playing where !Self.hadSession(lastPhase):
+                // A session started from elsewhere (the CLI over SSH, a resume): the box shows it, unless
+                // someone is busy on a screen of their own (settings, history, a question).
+                if screen == .library || screen == .idle { showPlayer() }
+                if case .detail = screen { showPlayer() }
             default: break
             }
             lastPhase = phase
@@ -181,6 +194,12 @@ public struct Interface: Equatable, Sendable {
         case .wake:
             if let label = focusItems(on: screen, model: model).first(where: { $0.key == focus(model) })?.label {
                 effects += say(label, model)
+            } else if screen == .idle {
+                effects += say(idleAnnouncement(model), model)
+            } else if model.player.hasSession, screen == .player || screen == .transcript {
+                // Nothing to focus: say what plays and where, so a touch in the dark answers "where am I?".
+                effects += say("\(model.player.title). \(InterfaceText.playerState(model.player)) "
+                    + "\(InterfaceText.spokenWhere(model.player, now: now)).", model)
             }
         case .playPause: effects += playPause(model, now: now)
         case .back: effects += back(model, now: now)
@@ -280,7 +299,7 @@ public struct Interface: Equatable, Sendable {
                 if let session = model.session(id), session.isPlayable { return start(session, model) }
                 return [.play(sessionID: id)]
             case .playing:
-                return [.toggle] + say("Paused.", model)
+                return [.toggle] + say("Paused \(InterfaceText.spokenWhere(player, now: now)).", model)
             default:
                 return [.toggle] + say("Playing \(player.title).", model)
             }
@@ -306,6 +325,14 @@ public struct Interface: Equatable, Sendable {
         effects.append(.play(sessionID: session.id))
         showPlayer()
         return effects + say("Playing \(session.title).", model)
+    }
+
+    /// Whether a session was under way in `phase` (so a change to playing is a resume, not a start).
+    private static func hadSession(_ phase: PlayerPhase) -> Bool {
+        switch phase {
+        case .loading, .playing, .paused: return true
+        case .idle, .ended, .failed: return false
+        }
     }
 
     private mutating func showPlayer() {
@@ -377,6 +404,29 @@ public struct Interface: Equatable, Sendable {
         }
         let focused = focusItems(on: screen, model: model).first { $0.key == focus(model) }?.label
         return focused.map { "\(name). \($0)" } ?? "\(name)."
+    }
+
+    /// The resting face, spoken: what the clock screen shows (the time, the date, today's practice, the
+    /// next reminder, what PLAY does) and how to reach the rest.
+    func idleAnnouncement(_ model: InterfaceModel) -> String {
+        var parts: [String] = []
+        if let clock = model.clock {
+            parts.append("\(clock.text), \(clock.dateText).")
+            parts.append(model.todayMinutes > 0 ? "\(InterfaceText.spokenMinutes(model.todayMinutes)) practised today."
+                                                : "No practice yet today.")
+            if let reminder = model.nextReminder { parts.append("Reminder at \(reminder).") }
+        } else {
+            parts.append("The clock is not set yet.")
+        }
+        if let offer = model.player.resumeOffer {
+            parts.append("PLAY resumes \(offer.title).")
+        } else if model.player.hasSession {
+            parts.append(model.player.isPlaying ? "PLAY pauses \(model.player.title)." : "PLAY resumes \(model.player.title).")
+        } else if let session = model.sessionToStart(preferring: nil) {
+            parts.append("PLAY plays \(session.title).")
+        }
+        parts.append("Turn the knob for the library.")
+        return parts.joined(separator: " ")
     }
 
     // MARK: The knob
@@ -454,7 +504,7 @@ public struct Interface: Equatable, Sendable {
         let target = min(max(0, player.lengthSeconds - 1), max(0, start + Double(seconds)))
         let commitAt = now + Self.seekRest
         seekPreview = SeekPreview(fromSeconds: from, targetSeconds: target, commitAt: commitAt)
-        return [.scheduleTimer(.seekCommit, at: commitAt)] + say(TimeText.clock(target), model)
+        return [.scheduleTimer(.seekCommit, at: commitAt)] + say(InterfaceText.spokenPosition(target), model)
     }
 
     private mutating func commitSeek(_ model: InterfaceModel) -> [InterfaceEffect] {
@@ -499,7 +549,7 @@ public struct Interface: Equatable, Sendable {
         case (_, .settingsLink?):
             return open(.settings, model)
         case (.detail(let id), .action(let action)?):
-            return perform(action, sessionID: id, model)
+            return perform(action, sessionID: id, model, now: now)
         case (.history, .deleteHistory?):
             return open(.confirm(.deleteAllHistory), model)
         case (.settings, .setting(let row)?):
@@ -550,7 +600,8 @@ public struct Interface: Equatable, Sendable {
         return say(screenAnnouncement(model), model)
     }
 
-    private mutating func perform(_ action: SessionAction, sessionID id: String, _ model: InterfaceModel) -> [InterfaceEffect] {
+    private mutating func perform(_ action: SessionAction, sessionID id: String, _ model: InterfaceModel,
+                                  now: MonotonicInstant) -> [InterfaceEffect] {
         guard let session = model.session(id) else { return [] }
         switch action {
         case .play:
@@ -559,7 +610,7 @@ public struct Interface: Equatable, Sendable {
             showPlayer()
             return [.toggle] + say("Playing \(session.title).", model)
         case .pause:
-            return [.toggle] + say("Paused.", model)
+            return [.toggle] + say("Paused \(InterfaceText.spokenWhere(model.player, now: now)).", model)
         case .download, .retryDownload:
             return [.startDownload(sessionID: id)] + say("Downloading \(session.title).", model)
         case .cancelDownload:

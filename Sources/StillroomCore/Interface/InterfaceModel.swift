@@ -180,6 +180,9 @@ extension InterfaceModel {
         public var streak: PracticeStreak?
         /// Today's practice day, when the clock is trusted (marked on the calendar).
         public var today: CivilDate?
+        /// Minutes of silent practice (the breathing timer), all time: kept apart from listening, which
+        /// is all the calendar and the totals count (docs/routine.md).
+        public var silentMinutes = 0
 
         public init(month: PracticeMonth? = nil, recent: [RecentSession] = [],
                     totals: PracticeTotals = PracticeTotals(allTime: PracticeAmount(), thisMonth: nil, undatedRunCount: 0),

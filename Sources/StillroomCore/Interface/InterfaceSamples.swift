@@ -112,7 +112,9 @@ public enum InterfaceSamples {
         add(20, 21 * 60 + 10, "steady-breath", 3.2, recording: 300)
         let calendar = PracticeCalendar(timeZone: .utc)
         let history = PracticeHistory(runs: runs, calendar: calendar, now: wallNow)
-        return InterfaceModel.HistorySummary(history, recentLimit: 8)
+        var summary = InterfaceModel.HistorySummary(history, recentLimit: 8)
+        summary.silentMinutes = 25 // five breathing timers of five minutes, shown apart
+        return summary
     }
 
     /// The model with nothing playing, at 21:40 (night by the clock unless `appearance` says day).

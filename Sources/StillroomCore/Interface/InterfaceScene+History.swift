@@ -101,6 +101,7 @@ extension Canvas {
                      + "\(totals.allTime.completedRunCount) finished"]
         if model.history.isEmpty { lines = ["No practice yet. After you listen, the minutes you really heard appear here."] }
         if let streak = HistoryText.streakText(model) { lines.append(streak) }
+        if let silent = HistoryText.silentText(model) { lines.append(silent) }
         if totals.undatedRunCount > 0 {
             lines.append("\(totals.undatedRunCount == 1 ? "1 session" : "\(totals.undatedRunCount) sessions") from before the clock was set")
         }

@@ -48,6 +48,16 @@ public enum InterfaceText {
         return parts.joined(separator: " ")
     }
 
+    /// "at 2 minutes 10 seconds, 3 minutes left" (for the voice): where the recording is and what remains,
+    /// the remainder in whole minutes (rounded up) until the last minute, which counts seconds.
+    static func spokenWhere(_ player: InterfaceModel.PlayerInfo, now: MonotonicInstant) -> String {
+        let position = player.position(at: now)
+        guard player.lengthSeconds > 0 else { return "at \(spokenPosition(position))" }
+        let left = max(0, Int((player.lengthSeconds - position).rounded(.up)))
+        let remaining = left >= 60 ? spokenMinutes((left + 59) / 60) : (left == 1 ? "1 second" : "\(left) seconds")
+        return "at \(spokenPosition(position)), \(remaining) left"
+    }
+
     static func themeName(_ theme: Theme) -> String {
         switch theme {
         case .breathe: return "Breathe"

@@ -331,6 +331,42 @@ import StillroomCore
         #expect(box.model.notices.isEmpty)
     }
 
+    @Test func aSessionStartedOverSSHIsShownUnlessSomeoneIsBusyOnTheBox() {
+        func startedElsewhere(_ box: InterfaceDriver) {
+            box.update { model in
+                model.player = InterfaceModel.PlayerInfo(phase: .playing, sessionID: "tide-breath", title: "Tide breath",
+                                                         positionSeconds: 0, positionAt: box.now, lengthSeconds: 420)
+            }
+        }
+        let onLibrary = InterfaceDriver()
+        startedElsewhere(onLibrary)
+        #expect(onLibrary.screen == .player)
+        // Someone in the settings keeps their place; the strip says what plays.
+        let inSettings = InterfaceDriver()
+        while inSettings.focus != .settingsLink { inSettings.turn(1) }
+        inSettings.press(.knob)
+        #expect(inSettings.screen == .settings)
+        startedElsewhere(inSettings)
+        #expect(inSettings.screen == .settings)
+        // A pause and resume from elsewhere is not a start: the screen stays where the person put it.
+        let box = InterfaceDriver()
+        box.press(.play)
+        box.press(.back)
+        #expect(box.screen == .library)
+        box.update { $0.player.phase = .paused }
+        box.update { $0.player.phase = .playing }
+        #expect(box.screen == .library)
+    }
+
+    @Test func newDimDelaysFromTheCLITakeEffectAtOnce() {
+        let box = InterfaceDriver()
+        box.advance(by: .seconds(5))
+        box.update { try! $0.settings.set("dim-after", to: "3600") }
+        #expect(box.timers[.dim] == box.now + .seconds(3600))
+        box.advance(by: .seconds(600))
+        #expect(box.power == .on)
+    }
+
     @Test func headphonesOutPausesAndIsSpokenWhenLabelsAreOn() {
         var model = InterfaceSamples.model()
         model.settings.spokenLabels = true
