@@ -111,6 +111,15 @@ def display_rows(render, cpu):
     return rows
 
 
+def display_daemon_rows(data):
+    """bench/display-cpu: the whole daemon playing, with no display against the player drawn in memory."""
+    results = data["results"]
+    alone = next(r for r in results if r["display"] == "none")
+    return [(f"daemon CPU per audio second, {r['display']} vs no display ({data['seconds']:.0f} s)",
+             f"{r['cpuSecondsPerSecond']:.4f} s", f"{alone['cpuSecondsPerSecond']:.4f} s", ratio(r["cpuSecondsPerSecond"], alone["cpuSecondsPerSecond"]), "≤ 3×")
+            for r in results if r is not alone]
+
+
 def history_rows(text):
     rows = []
     for label, key in [("history screen: month + recent 20 + totals (100 000 runs)", "month + recent 20 + totals"),
@@ -148,6 +157,8 @@ def main():
         rows += idle_rows(data)
     rows += checkpoint_rows(load_text(directory, "checkpoint.txt"), load_json(directory, "fsyncs.json"))
     rows += display_rows(load_text(directory, "display-render.txt"), load_text(directory, "display-cpu.txt"))
+    if (data := load_json(directory, "display-daemon.json")):
+        rows += display_daemon_rows(data)
     if (text := load_text(directory, "history.txt")):
         rows += history_rows(text)
     rows += extra_rows(directory)
