@@ -80,6 +80,8 @@ let package = Package(
 
         // History benchmark (bench/history): swift build -c release --product history-bench.
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
+        // Checkpoint commit benchmark (bench/CheckpointBench): swift build -c release --product checkpoint-bench.
+        .executableTarget(name: "checkpoint-bench", dependencies: ["SQLiteStore", "StillroomCore"], path: "bench/CheckpointBench"),
 
         // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
         // the pipeline that paces scenes through them.

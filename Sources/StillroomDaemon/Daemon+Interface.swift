@@ -162,7 +162,14 @@ extension Daemon {
         return track
     }
 
+    /// The clock on screen changes each minute. A dark screen shows nothing, so the box sleeps through the
+    /// minutes (the watchdog's pings are then its only wake-ups: bench/idle) and the model catches up when
+    /// the screen lights again.
     private func scheduleNextMinute() {
+        guard !ui.isDark else {
+            minuteTimer?.cancel()
+            return
+        }
         let next = (unixNow / 60 + 1) * 60
         minuteTimer?.schedule(at: Date(timeIntervalSince1970: Double(next)))
     }
@@ -230,6 +237,7 @@ extension Daemon {
             interfaceTimers[kind]?.cancel()
         case .setScreenPower(let power):
             screen?.setScreenOn(power != .off)
+            scheduleNextMinute() // stops in the dark, starts again with the light (the refresh below catches up)
         case .speak(let text):
             speakLabel(text)
         case .readTranscript(let cue):
