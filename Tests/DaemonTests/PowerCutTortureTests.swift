@@ -24,8 +24,19 @@ import Testing
         Int(String(cString: getenv("STILLROOM_TORTURE_CYCLES") ?? strdup("50"))) ?? 50
     }
 
+    /// `STILLROOM_TORTURE_WARP=N` (bench/torture) runs the daemon's clocks N times fast (`--time-warp`) and
+    /// shortens every wait to match, so a thousand cuts take minutes: what is measured is in the daemon's
+    /// time (seconds heard, checkpoints every 10 s of it), the kills and restarts stay real.
+    var warp: Double {
+        Double(String(cString: getenv("STILLROOM_TORTURE_WARP") ?? strdup("1"))) ?? 1
+    }
+
+    /// Waits `seconds` of the daemon's time.
+    func wait(_ seconds: Double) { usleep(UInt32(seconds / warp * 1_000_000)) }
+
     @Test func randomCutsNeverLoseMoreThanTheCheckpointWindow() throws {
-        let harness = DaemonHarness(content: RepositoryPaths.content)
+        let harness = DaemonHarness(content: RepositoryPaths.content,
+                                    extraArguments: warp > 1 ? ["--time-warp", String(Int(warp))] : [])
         var random = Generator(state: 0x5717_1200)
         var completedBefore = 0
         var listenedBefore = 0.0
@@ -36,17 +47,17 @@ import Testing
             // Listen for a while, sometimes seeking or pausing and resuming. Every fifth cut comes after
             // more than the 10 s a run needs to count, so saved practice is at stake too, not only position.
             let listen = cycle % 5 == 4 ? random.uniform(11...15) : random.uniform(0.3...3.5)
-            usleep(UInt32(listen * 1_000_000))
+            wait(listen)
             switch random.next() % 6 {
             case 0: harness.ctl("seek", "+\(Int(random.uniform(5...40)))")
             case 1: harness.ctl("seek", "-\(Int(random.uniform(5...40)))")
             case 2:
                 harness.ctl("pause")
-                usleep(UInt32(random.uniform(0.05...0.6) * 1_000_000))
+                wait(random.uniform(0.05...0.6))
                 harness.ctl("resume")
             default: break
             }
-            usleep(UInt32(random.uniform(0.0...1.5) * 1_000_000))
+            wait(random.uniform(0.0...1.5))
             let before = statusJSON(harness.ctl("status", "--json").stdout)
             let heard = before["position"]?.doubleValue ?? 0
             let wasActive = before["state"]?.stringValue == "playing" || before["state"]?.stringValue == "paused"
@@ -78,7 +89,7 @@ import Testing
         #expect(status == 0)
         if cycles >= 5 { #expect(listenedBefore > 0, "no practice was ever saved: the cuts never reached it") }
         #expect(!log.contains("<3>"))
-        print("power-cut torture: \(cycles) cuts, worst position loss \((worstPositionLoss * 10).rounded() / 10) s, "
+        print("power-cut torture: \(cycles) cuts\(warp > 1 ? " (time warp ×\(Int(warp)))" : ""), worst position loss \((worstPositionLoss * 10).rounded() / 10) s, "
               + "\(completedBefore) completed runs, \(Int(listenedBefore)) s of practice kept")
     }
 }
