@@ -65,6 +65,12 @@ class Box:
         subprocess.run(["mcopy", "-o", "-i", "%s@@%d" % (self.disk, offset), source, "::/" + name],
                        check=True, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
 
+    def remove_boot_file(self, name):
+        """Deletes `name` from the working disk's boot partition (the box must be off)."""
+        offset, _ = self.partition(1)
+        subprocess.run(["mdel", "-i", "%s@@%d" % (self.disk, offset), "::/" + name],
+                       check=True, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+
     def partition(self, number):
         """(offset, size) in bytes of partition `number` of the working disk."""
         table = json.loads(subprocess.run(["sfdisk", "--json", self.disk], check=True,

@@ -232,8 +232,9 @@ def main():
         # StrictHostKeyChecking=yes with the first boot's known_hosts: a changed key would be refused.
         status, out, err = ssh_in("stillroomctl status --json")
         check(status == 0, "stillroomctl status over SSH: %d %s" % (status, err))
-        return "same host key %s after the power cut and boot; the client's known_hosts still matches; state %s" % (
-            fingerprint, json.loads(out)["state"])
+        return ("same host key %s after the power cut and boot; the client's known_hosts still matches; logged in "
+                "with the key kept on the data partition, authorized_keys gone from the boot partition; state %s" % (
+                    fingerprint, json.loads(out)["state"]))
 
     def devices_for(kind):
         devices = state.get("devices", [])
@@ -403,6 +404,9 @@ def main():
     def resume_after_cut():
         if "heard" not in state:
             raise Skip("no power cut happened")
+        # Meanwhile the owner takes authorized_keys off the card: the copy kept on the data partition must
+        # go on working (the SSH scenario after this one logs in with it).
+        box.remove_boot_file("authorized_keys")
         box.boot()
         box.wait_agent()
         props = box.wait_ready(timeout=BOOT_BUDGET)
