@@ -14,3 +14,7 @@ mkdir -p "$root/var/lib/systemd/linger"
 
 # No package lists in the image (apt is not used on the box; updates are whole images).
 rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin
+
+# openssh-server's installation made host keys: every box flashed from this image would share them.
+# Each box makes its own at its first boot, on the data partition (stillroom-ssh-keys.service).
+rm -f "$root"/etc/ssh/ssh_host_*

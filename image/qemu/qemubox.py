@@ -42,6 +42,9 @@ class Box:
         self.launched_at = None
         self.hello = None
         self.boot_dir = image_dir
+        # The guest's SSH port is forwarded here; the same port at every boot, so a client's known_hosts
+        # entry ([127.0.0.1]:port) can tell whether the box's host key changed.
+        self.ssh_port = free_port()
         os.makedirs(work_dir, exist_ok=True)
 
     # -- the disk -----------------------------------------------------------------------------------------
@@ -54,6 +57,19 @@ class Box:
         for name in ("vmlinuz", "initrd.img", "cmdline.txt"):
             shutil.copyfile(os.path.join(self.image_dir, name), os.path.join(self.work_dir, name))
         self.boot_dir = self.work_dir
+
+    def put_boot_file(self, name, source):
+        """Copies `source` onto the working disk's boot partition (FAT) as `name`, as an owner would with
+        the card in a computer."""
+        offset, _ = self.partition(1)
+        subprocess.run(["mcopy", "-o", "-i", "%s@@%d" % (self.disk, offset), source, "::/" + name],
+                       check=True, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+
+    def remove_boot_file(self, name):
+        """Deletes `name` from the working disk's boot partition (the box must be off)."""
+        offset, _ = self.partition(1)
+        subprocess.run(["mdel", "-i", "%s@@%d" % (self.disk, offset), "::/" + name],
+                       check=True, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
 
     def partition(self, number):
         """(offset, size) in bytes of partition `number` of the working disk."""
@@ -100,6 +116,10 @@ class Box:
             "-chardev", "socket,id=agent,path=%s,server=on,wait=off" % agent_path,
             "-device", "virtserialport,chardev=agent,name=" + AGENT_PORT,
             "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+            # A wired network for SSH: DHCP from QEMU, the guest's port 22 on a host port. restrict=on
+            # keeps the box off every other network, the host's included: the daemon must need none.
+            "-netdev", "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:22" % self.ssh_port,
+            "-device", "virtio-net-pci,netdev=net0",
             "-no-reboot",
         ]
         self.launched_at = time.monotonic()
@@ -240,6 +260,25 @@ class Box:
         """The output of a command that must succeed."""
         return self.run(command, timeout=timeout, check=True)[1].strip()
 
+    # -- SSH from the host ---------------------------------------------------------------------------------
+
+    def ssh(self, command, key, known_hosts, new_host_key=False, options=(), timeout=60):
+        """Runs `command` over real SSH as root, through the forwarded port; returns (status, stdout,
+        stderr). The host key must match `known_hosts`, unless `new_host_key` lets a first one in."""
+        arguments = [
+            "ssh", "-F", "none", "-p", str(self.ssh_port), "-i", key,
+            "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "BatchMode=yes",
+            "-o", "UserKnownHostsFile=" + known_hosts,
+            "-o", "StrictHostKeyChecking=" + ("accept-new" if new_host_key else "yes"),
+            "-o", "ConnectTimeout=30", *options, "root@127.0.0.1", command,
+        ]
+        try:
+            done = subprocess.run(arguments, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise BoxError("ssh `%s` did not finish in %d s" % (command, timeout))
+        return done.returncode, done.stdout, done.stderr
+
     # -- the daemon ----------------------------------------------------------------------------------------
 
     def status(self):
@@ -331,6 +370,13 @@ class Box:
         if "error" in reply:
             raise BoxError("screendump: %s" % reply["error"])
         return path
+
+
+def free_port():
+    """A TCP port on the host's loopback that nothing listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def read_ppm(path):
