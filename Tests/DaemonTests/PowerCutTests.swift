@@ -31,4 +31,21 @@ func statusJSON(_ text: String) -> JSONValue { (try? JSONValue.parse(Array(text.
         #expect(status == 0)
         #expect(log.contains("database: opened the existing database")) // intact after the kill
     }
+
+    /// A run completed by listening to the end is on the card the moment it ends: a cut right after loses
+    /// nothing (the torture's random seeks never reach an end, so this is where that promise is tested).
+    @Test func aCompletedRunSurvivesACutRightAfterTheEnd() {
+        let harness = DaemonHarness()
+        harness.daemonAudioDevice = "paced:4"
+        harness.start()
+        #expect(harness.ctl("play", "long").status == 0)
+        _ = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        harness.stop(signal: SIGKILL)
+
+        harness.start()
+        let recent = statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
+        #expect(recent.count == 1)
+        #expect(recent.first?["completed"]?.boolValue == true, "the completed run was lost: \(recent)")
+        harness.stop()
+    }
 }
