@@ -11,6 +11,9 @@ strace adds some microseconds to each traced call; the fsync itself (waiting for
 """
 import argparse, json, os, re, statistics, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stillroom_bench import stillroomd
+
 
 def percentile(values, fraction):
     ordered = sorted(values)
@@ -26,24 +29,13 @@ def main():
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--directory", default="/var/tmp")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-fsync-", dir=args.directory) as work:
-        sock = os.path.join(work, "ctl.sock")
-        daemon = subprocess.Popen([args.stillroomd, "--data-dir", os.path.join(work, "data"), "--content-dir", args.content,
-                                   "--display", "none", "--input", "none", "--socket", sock, "--audio-device", "paced"],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(200):
-                if os.path.exists(sock):
-                    break
-                time.sleep(0.05)
-            subprocess.run([args.stillroomctl, "--socket", sock, "play", args.session], check=True, stdout=subprocess.DEVNULL)
-            trace = subprocess.run(["timeout", "-s", "INT", str(args.seconds), "strace", "-f", "-qq", "-T", "-ttt",
-                                    "-e", "trace=fsync,fdatasync,sync_file_range,syncfs", "-p", str(daemon.pid)],
-                                   capture_output=True, text=True).stderr
-            status = subprocess.run([args.stillroomctl, "--socket", sock, "--json", "status"], capture_output=True, text=True).stdout
-        finally:
-            daemon.terminate()
-            daemon.wait()
+    with tempfile.TemporaryDirectory(prefix="bench-fsync-", dir=args.directory) as work, \
+            stillroomd(args.stillroomd, work, args.content, "paced") as (daemon, sock):
+        subprocess.run([args.stillroomctl, "--socket", sock, "play", args.session], check=True, stdout=subprocess.DEVNULL)
+        trace = subprocess.run(["timeout", "-s", "INT", str(args.seconds), "strace", "-f", "-qq", "-T", "-ttt",
+                                "-e", "trace=fsync,fdatasync,sync_file_range,syncfs", "-p", str(daemon.pid)],
+                               capture_output=True, text=True).stderr
+        status = subprocess.run([args.stillroomctl, "--socket", sock, "--json", "status"], capture_output=True, text=True).stdout
     calls = []  # (end time, seconds in the call)
     for line in trace.splitlines():
         match = re.search(r"(\d+\.\d+) .*(fsync|fdatasync|sync_file_range|syncfs)\(.*=\s*-?\d+.*<([\d.]+)>", line)

@@ -4,45 +4,30 @@ device (ALSA `pulse` into a PulseAudio null sink), once with no display (audio a
 player drawn and animating into memory (`--display memory@WxH`: the whole display path but the panel),
 the screen kept lit. Reports CPU seconds per second of audio (user+system, /proc/PID/stat) and frames.
 """
-import argparse, json, os, signal, subprocess, tempfile, time
+import argparse, json, os, subprocess, sys, tempfile, time
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stillroom_bench import cpu_seconds, stillroomd
 
 
 def run(args, display):
-    with tempfile.TemporaryDirectory(prefix="stillroom-display-cpu-") as work:
-        data, sock = os.path.join(work, "data"), os.path.join(work, "ctl.sock")
-        daemon = subprocess.Popen([args.stillroomd, "--data-dir", data, "--content-dir", args.content, "--display", display,
-                                   "--input", "none", "--socket", sock, "--audio-device", "pulse"], stderr=subprocess.DEVNULL)
+    with tempfile.TemporaryDirectory(prefix="stillroom-display-cpu-") as work, \
+            stillroomd(args.stillroomd, work, args.content, "pulse", display=display) as (daemon, sock):
         ctl = lambda *words: subprocess.run([args.stillroomctl, "--socket", sock, *words], check=True,
                                             stdout=subprocess.PIPE, text=True).stdout
-        try:
-            for _ in range(200):
-                if os.path.exists(sock):
-                    break
-                time.sleep(0.05)
-            # The screen stays lit for the whole run (the longest the settings allow).
-            ctl("settings", "set", "dim-after", "3600")
-            ctl("settings", "set", "dark-after", "3600")
-            ctl("play", args.session)
-            # Into the guided breathing (the session's breath cues run from 0:46 to 4:21), where the circle moves.
-            ctl("seek", args.seek)
-            time.sleep(args.warmup)
-            start = cpu_seconds(daemon.pid)
-            time.sleep(args.seconds)
-            used = cpu_seconds(daemon.pid) - start
-            status = json.loads(ctl("status", "--json"))
-            return {"display": display, "cpuSecondsPerSecond": used / args.seconds, "state": status.get("state"),
-                    "page": status.get("page"), "screen": status.get("screen"), "position": status.get("position")}
-        finally:
-            daemon.send_signal(signal.SIGTERM)
-            daemon.wait()
+        # The screen stays lit for the whole run (the longest the settings allow).
+        ctl("settings", "set", "dim-after", "3600")
+        ctl("settings", "set", "dark-after", "3600")
+        ctl("play", args.session)
+        # Into the guided breathing (the session's breath cues run from 0:46 to 4:21), where the circle moves.
+        ctl("seek", args.seek)
+        time.sleep(args.warmup)
+        start = cpu_seconds(daemon.pid)
+        time.sleep(args.seconds)
+        used = cpu_seconds(daemon.pid) - start
+        status = json.loads(ctl("status", "--json"))
+        return {"display": display, "cpuSecondsPerSecond": used / args.seconds, "state": status.get("state"),
+                "page": status.get("page"), "screen": status.get("screen"), "position": status.get("position")}
 
 
 def main():

@@ -8,21 +8,8 @@ players' own; this script only starts, waits and reads /proc.
 """
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile, time
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
-
-
-def peak_rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stillroom_bench import cpu_seconds, peak_rss_kib, stillroomd
 
 
 def sample(pid, seconds):
@@ -32,22 +19,10 @@ def sample(pid, seconds):
 
 
 def bench_stillroomd(args, work):
-    content = os.path.join(work, "content")
-    data = os.path.join(work, "data")
-    sock = os.path.join(work, "ctl.sock")
-    daemon = subprocess.Popen([args.stillroomd, "--data-dir", data, "--content-dir", args.content, "--display", "none",
-                               "--input", "none", "--socket", sock, "--audio-device", "pulse"], stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            if os.path.exists(sock):
-                break
-            time.sleep(0.05)
+    with stillroomd(args.stillroomd, work, args.content, "pulse") as (daemon, sock):
         subprocess.run([args.stillroomctl, "--socket", sock, "play", args.session], check=True, stdout=subprocess.DEVNULL)
         time.sleep(args.warmup)
         return sample(daemon.pid, args.seconds)
-    finally:
-        daemon.send_signal(signal.SIGTERM)
-        daemon.wait()
 
 
 def bench_mpg123(args, work):

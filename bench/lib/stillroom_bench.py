@@ -1,0 +1,40 @@
+"""What the Python benches share: reading a process's CPU time and peak memory from /proc, and starting
+the real stillroomd in a scratch folder with its control socket ready."""
+import contextlib, os, signal, subprocess, time
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of `pid` so far, in seconds (10 ms ticks)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def peak_rss_kib(pid):
+    """The most memory `pid` has held resident (VmHWM), in KiB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+@contextlib.contextmanager
+def stillroomd(binary, work, content, audio_device, display="none"):
+    """Runs stillroomd with its data and socket under `work`; yields (process, socket path) once the socket
+    exists, and stops it with SIGTERM afterwards."""
+    sock = os.path.join(work, "ctl.sock")
+    daemon = subprocess.Popen([binary, "--data-dir", os.path.join(work, "data"), "--content-dir", content,
+                               "--display", display, "--input", "none", "--socket", sock, "--audio-device", audio_device],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if os.path.exists(sock):
+                break
+            time.sleep(0.05)
+        yield daemon, sock
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait()
