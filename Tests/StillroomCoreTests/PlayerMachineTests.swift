@@ -46,6 +46,28 @@ import Testing
         #expect(player.handle(.resume, now: t0) == [.startOutput(fromFrame: 12_345), .scheduleCheckpoint(at: t0 + .seconds(10))])
     }
 
+    /// A seek right after a pause lands while the output is still fading out; its late reports of where it
+    /// stopped must not undo the place the listener chose (found by hand: `pause` then `seek 2:00` at once
+    /// resumed from 0:02).
+    @Test func aSeekDuringThePauseFadeIsKeptWhenTheOutputReportsWhereItStopped() {
+        var player = playing()
+        _ = player.handle(.heard(positionFrame: Int64(2 * rate)), now: t0 + .seconds(2))
+        #expect(player.handle(.pause(.user), now: t0 + .seconds(2)) == [.pauseOutput, .cancelCheckpointTimer])
+        let chosen = PlaybackPosition(sessionID: "steady", frame: Int64(120 * rate), sampleRate: rate)
+        #expect(player.handle(.seek(toFrame: chosen.frame), now: t0 + .seconds(2)) == [.saveCheckpoint(chosen)])
+        // The fade's last reports: where the sound really stopped, before the seek.
+        #expect(player.handle(.heard(positionFrame: Int64(2 * rate) + 800), now: t0 + .seconds(2)) == [])
+        #expect(player.handle(.pausedAt(frame: Int64(2 * rate) + 800), now: t0 + .seconds(2)) == [])
+        #expect(player.position == chosen.frame)
+        #expect(player.lastCheckpoint == chosen)
+        #expect(player.handle(.resume, now: t0 + .seconds(3)) == [.startOutput(fromFrame: chosen.frame),
+                                                                   .scheduleCheckpoint(at: t0 + .seconds(13))])
+        // The next pause is an ordinary one again: the output's report is the place.
+        _ = player.handle(.pause(.user), now: t0 + .seconds(5))
+        let saved = player.handle(.pausedAt(frame: chosen.frame + 1000), now: t0 + .seconds(5))
+        #expect(saved == [.saveCheckpoint(PlaybackPosition(sessionID: "steady", frame: chosen.frame + 1000, sampleRate: rate))])
+    }
+
     @Test func toggleAlternates() {
         var player = playing()
         _ = player.handle(.toggle, now: t0)

@@ -119,6 +119,11 @@ public struct PlayerMachine: Equatable, Sendable {
     private var startFrame: Int64 = 0
     /// Whether loading should start sound (false when a resume was accepted while output was lost).
     private var playWhenLoaded = true
+    /// A pause was asked for and the output has not yet said where it stopped (its short fade-out).
+    private var awaitingPausedAt = false
+    /// The listener chose a new place during that fade: the output's late reports of where it was must
+    /// not undo the choice.
+    private var seekedWhilePausing = false
 
     public init() {}
 
@@ -176,6 +181,7 @@ public struct PlayerMachine: Equatable, Sendable {
             case .playing:
                 phase = .paused
                 pauseReason = reason
+                awaitingPausedAt = true
                 return [.pauseOutput, .cancelCheckpointTimer]
             case .loading:
                 playWhenLoaded = false
@@ -205,12 +211,17 @@ public struct PlayerMachine: Equatable, Sendable {
             return seek(to: position + frames, now: now)
 
         case .heard(let frame):
-            guard sessionID != nil, phase == .playing || phase == .paused else { return [] }
+            guard sessionID != nil, phase == .playing || phase == .paused, !seekedWhilePausing else { return [] }
             position = max(0, min(frame, lengthFrames))
             return []
 
         case .pausedAt(let frame):
             guard let id = sessionID, phase == .paused || phase == .idle else { return [] }
+            awaitingPausedAt = false
+            if seekedWhilePausing {
+                seekedWhilePausing = false // the chosen place stands, and is already saved
+                return []
+            }
             position = max(0, min(frame, lengthFrames))
             return checkpoint(id, now: now)
 
@@ -275,6 +286,8 @@ public struct PlayerMachine: Equatable, Sendable {
     private mutating func startPlaying(now: MonotonicInstant) -> [PlayerEffect] {
         phase = .playing
         pauseReason = nil
+        awaitingPausedAt = false
+        seekedWhilePausing = false
         var effects: [PlayerEffect] = [.startOutput(fromFrame: position), .scheduleCheckpoint(at: now + Self.checkpointInterval)]
         // A checkpoint as playback starts (one write per press), so a power cut in the first ten seconds
         // still finds a place to offer. Skipped when the place is already saved (resuming a pause).
@@ -310,6 +323,7 @@ public struct PlayerMachine: Equatable, Sendable {
             return [.seekOutput(toFrame: target)] + checkpoint(id, now: now)
         case .paused, .ended:
             if phase == .ended { phase = .paused; pauseReason = .user }
+            if awaitingPausedAt { seekedWhilePausing = true }
             position = target
             return checkpoint(id, now: now)
         default:
