@@ -146,7 +146,6 @@ extension Canvas {
         }
         let knobHint = player.hasSession && ui.seekPreview == nil
             ? (model.transcript != nil ? "Turn to seek \u{00B7} press for the words" : "Turn to seek") : nil
-        let label = (6 * type.body.size + 2 * space.s) / 2
         let options: [(TextStyle, Double, Bool)] = [
             (type.title, 0.22, true), (type.title, 0.17, true), (type.heading, 0.17, true), (type.heading, 0.14, false),
             (tokens.rowTitle, 0.14, false), (tokens.rowTitle, 0, false),
@@ -154,10 +153,8 @@ extension Canvas {
         var chosen: PlayerLayout?
         var chosenHeight = 0.0
         for (titleStyle, share, withKnob) in options {
-            let maximum = share > 0 ? min(area.height / 2, (screenWidth * share).rounded()).rounded(.down) : 0
-            let minimum = min(max(maximum * 0.45, label), maximum * 0.7).rounded()
-            let columnX = share > 0 ? area.x + 2 * maximum + space.xl : area.x
-            let columnWidth = area.maxX - columnX
+            let split = circleColumn(area: area, share: share)
+            let columnWidth = split.columnWidth
             let button = tokens.playerButton
             let hintWidth = columnWidth - button - space.m
             let knob = withKnob ? knobHint : nil
@@ -170,8 +167,8 @@ extension Canvas {
             let columnHeight = titleHeight + space.s + stateHeight + adviceHeight + space.l + tokens.barHeight + space.s
                 + type.numeric.linePitch + space.l + rowHeight
             chosen = PlayerLayout(
-                circleCenter: Point(x: area.x + maximum, y: area.y + area.height / 2), minimumRadius: minimum,
-                maximumRadius: maximum, columnX: columnX,
+                circleCenter: split.center, minimumRadius: split.minimumRadius,
+                maximumRadius: split.maximumRadius, columnX: split.columnX,
                 columnTop: (area.y + max(0, (area.height - columnHeight) / 2)).rounded(), columnWidth: columnWidth,
                 titleStyle: titleStyle, titleLines: nil, buttonSize: button, buttonRowHeight: rowHeight, playHint: playHint,
                 knobHint: knob, hintHeight: hintHeight)
@@ -180,10 +177,8 @@ extension Canvas {
         }
         var layout = chosen!
         if chosenHeight > area.height {
-            // Last resort: cap the title to the lines left.
-            let titleHeight = textHeight(title, width: layout.columnWidth, style: layout.titleStyle)
-            let rest = area.height - (chosenHeight - titleHeight)
-            layout.titleLines = max(1, Int((rest / layout.titleStyle.linePitch).rounded(.down)))
+            layout.titleLines = titleLinesLeft(title, style: layout.titleStyle, width: layout.columnWidth,
+                                               columnHeight: chosenHeight, area: area)
             layout.columnTop = area.y
         }
         return layout

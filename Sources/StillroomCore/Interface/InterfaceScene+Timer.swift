@@ -132,7 +132,6 @@ extension Canvas {
     /// The circle at the left, the column at the right, as on the player: when the column would not fit,
     /// the circle gives up room, the title steps down, BACK's line goes, and last the circle steps aside.
     func timerLayout(area: Rect, title: String, rhythm: String, left: String) -> TimerLayout {
-        let label = (6 * type.body.size + 2 * space.s) / 2
         let options: [(TextStyle, Double, Bool)] = [
             (type.title, 0.22, true), (type.title, 0.17, true), (type.heading, 0.17, true), (type.heading, 0.14, true),
             (tokens.rowTitle, 0.14, true), (tokens.rowTitle, 0.14, false), (tokens.rowTitle, 0, false),
@@ -140,10 +139,8 @@ extension Canvas {
         var chosen: TimerLayout?
         var chosenHeight = 0.0
         for (titleStyle, share, withBack) in options {
-            let maximum = share > 0 ? min(area.height / 2, (screenWidth * share).rounded()).rounded(.down) : 0
-            let minimum = min(max(maximum * 0.45, label), maximum * 0.7).rounded()
-            let columnX = share > 0 ? area.x + 2 * maximum + space.xl : area.x
-            let columnWidth = area.maxX - columnX
+            let split = circleColumn(area: area, share: share)
+            let columnWidth = split.columnWidth
             let button = tokens.playerButton
             let hintWidth = columnWidth - button - space.m
             var hintHeight = textHeight(TimerText.playHint, width: hintWidth, style: type.caption, weight: .medium)
@@ -155,8 +152,8 @@ extension Canvas {
             let columnHeight = titleHeight + space.s + rhythmHeight + space.l + tokens.barHeight + space.s
                 + numbersHeight + space.l + rowHeight
             chosen = TimerLayout(
-                circleCenter: Point(x: area.x + maximum, y: area.y + area.height / 2), minimumRadius: minimum,
-                maximumRadius: maximum, columnX: columnX,
+                circleCenter: split.center, minimumRadius: split.minimumRadius,
+                maximumRadius: split.maximumRadius, columnX: split.columnX,
                 columnTop: (area.y + max(0, (area.height - columnHeight) / 2)).rounded(), columnWidth: columnWidth,
                 titleStyle: titleStyle, titleLines: nil, buttonSize: button, buttonRowHeight: rowHeight,
                 hintHeight: hintHeight, withBackHint: withBack)
@@ -165,9 +162,8 @@ extension Canvas {
         }
         var layout = chosen!
         if chosenHeight > area.height {
-            let titleHeight = textHeight(title, width: layout.columnWidth, style: layout.titleStyle)
-            let rest = area.height - (chosenHeight - titleHeight)
-            layout.titleLines = max(1, Int((rest / layout.titleStyle.linePitch).rounded(.down)))
+            layout.titleLines = titleLinesLeft(title, style: layout.titleStyle, width: layout.columnWidth,
+                                               columnHeight: chosenHeight, area: area)
             layout.columnTop = area.y
         }
         return layout
