@@ -28,6 +28,12 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
               blue: blue * alpha + background.blue * (1 - alpha))
     }
 
+    /// How far apart two colours are: the straight-line distance between them in sRGB (0 when equal).
+    public func distance(to other: Color) -> Double {
+        let r = red - other.red, g = green - other.green, b = blue - other.blue
+        return (r * r + g * g + b * b).squareRoot()
+    }
+
     /// Linear interpolation towards `other` (`amount` 0 = self, 1 = other), in sRGB like the painter blends.
     public func mixed(with other: Color, amount: Double) -> Color {
         let t = Self.clamp(amount)

@@ -272,14 +272,16 @@ import Testing
     }
 
     @Test func reducedMotionKeepsTheCircleStillAndShowsThePhaseInWordsAndGlow() {
-        let opacity = { (t: Double) -> Double in
-            guard case .circle(let c)? = self.scene(reduceMotion: true, at: t).node("breath.body")?.content else { return 0 }
-            return c.fill?.alpha ?? 0
+        // The glow: how far the body's opaque colour stands from the background.
+        let glow = { (t: Double) -> Double in
+            let scene = self.scene(reduceMotion: true, at: t)
+            guard case .circle(let c)? = scene.node("breath.body")?.content, let fill = c.fill else { return 0 }
+            return fill.distance(to: scene.background)
         }
         let radii = [0.5, 3.5, 8, 15].map { BreathingTimerScenarioTests.radius(scene(reduceMotion: true, at: $0))! }
         #expect(Set(radii).count == 1)
-        #expect(opacity(0.5) < opacity(3.5))
-        #expect(opacity(12) > opacity(18))
+        #expect(glow(0.5) < glow(3.5))
+        #expect(glow(12) > glow(18))
         #expect(BreathingTimerScenarioTests.label(scene(reduceMotion: true, at: 8)) == "Hold")
         // Box breathing's second hold, with empty lungs, says so too.
         #expect(BreathingTimerScenarioTests.label(scene(pattern: "box", reduceMotion: true, at: 14)) == "Hold")

@@ -142,9 +142,10 @@ import Testing
         return InterfaceScene().scene(ui, model: model, size: Self.sizes[0], now: now)
     }
 
-    func body(_ scene: Scene) -> (radius: Double, opacity: Double) {
-        guard case .circle(let circle)? = scene.node("breath.body")?.content else { return (0, 0) }
-        return (circle.radius, circle.fill?.alpha ?? 0)
+    /// The body's radius, and how strongly it glows: how far its (opaque) colour stands from the background.
+    func body(_ scene: Scene) -> (radius: Double, glow: Double) {
+        guard case .circle(let circle)? = scene.node("breath.body")?.content, let fill = circle.fill else { return (0, 0) }
+        return (circle.radius, fill.distance(to: scene.background))
     }
 
     func label(_ scene: Scene) -> String {
@@ -170,7 +171,7 @@ import Testing
             out = playerScene(reduceMotion: true, at: 7)
         #expect(body(start).radius == body(full).radius)
         #expect(body(out).radius == body(full).radius)
-        #expect(body(start).opacity < body(full).opacity)
+        #expect(body(start).glow < body(full).glow)
         #expect(label(full) == "Breathe in")
         #expect(label(out) == "Breathe out")
         // Slow: over one 10-second breath the scene changes for the glow's steps, the clock and the
