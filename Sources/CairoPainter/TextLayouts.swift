@@ -40,6 +40,8 @@ struct LayoutKey: Hashable {
 final class TextLayout {
     let key: LayoutKey
     let layout: OpaquePointer
+    /// The layout drawn as it was last shown (nil until drawn, or when too large to keep as an image).
+    var raster: TextRaster?
 
     init(key: LayoutKey, layout: OpaquePointer) {
         self.key = key

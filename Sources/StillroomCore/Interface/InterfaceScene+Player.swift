@@ -222,18 +222,17 @@ extension Canvas {
         let bodyAlpha = (tokens.appearance == .day ? 0.34 : 0.55) * look.bodyOpacity
         // The halo and the body are tints of the flat background, so they are painted as the opaque colours
         // a viewer sees: pixman fills opaque spans instead of blending every pixel, which halves the cost of
-        // a breathing frame. The guide ring, once under them, now goes on top in the colour it showed
-        // through them.
+        // a breathing frame. The guide ring (the circle's largest size, so never inside the body) goes over
+        // the halo in the colour it showed through it, and under the body, whose edge covers it at the top
+        // of a breath.
         let halo = p.breathBody.withAlpha(bodyAlpha * 0.3)
         let body = p.breathBody.withAlpha(bodyAlpha)
         let haloRadius = look.radius + space.s * 1.5
         add("breath.halo", .circle(CircleShape(center: look.center, radius: haloRadius, fill: halo.composited(over: p.background))))
-        add("breath.body", .circle(CircleShape(center: look.center, radius: look.radius,
-                                               fill: body.composited(over: halo.composited(over: p.background)))))
-        let guide = guideRadius < look.radius ? body.composited(over: halo.composited(over: p.breathGuide))
-            : guideRadius < haloRadius ? halo.composited(over: p.breathGuide) : p.breathGuide
+        let guide = guideRadius < haloRadius ? halo.composited(over: p.breathGuide) : p.breathGuide
         add("breath.guide", .circle(CircleShape(center: look.center, radius: guideRadius, stroke: Stroke(guide, width: tokens.hairline))))
-        add("breath.edge", .circle(CircleShape(center: look.center, radius: look.radius,
+        add("breath.body", .circle(CircleShape(center: look.center, radius: look.radius,
+                                               fill: body.composited(over: halo.composited(over: p.background)),
                                                stroke: Stroke(p.breathEdge, width: tokens.hairline * 1.5))))
         // The words sit inside the smallest circle, at a size that fits "Breathe out" there.
         let width = 2 * labelRadius - 2 * space.s

@@ -42,7 +42,9 @@ public final class InterfaceScene {
     // MARK: Measuring, remembered
 
     struct MeasureKey: Hashable {
-        var text: String
+        /// The text's UTF-8 bytes: hashing a String first normalises it (slow for the "−" and "·" every
+        /// player frame has), and this cache is looked up a dozen times a frame.
+        var text: [UInt8]
         var width: Double
         var size: Double
         var weight: FontWeight
@@ -52,7 +54,10 @@ public final class InterfaceScene {
         var tabular: Bool
 
         init(_ run: TextRun, width: Double) {
-            text = run.text
+            // With tabular figures every digit is as wide as every other, so "−4:12" measures as "−0:00":
+            // the clock and the times left are measured once, not each time they tick (a fresh pango
+            // layout each second cost more than a second of breathing frames).
+            text = run.tabularFigures ? run.text.utf8.map { (0x30...0x39).contains($0) ? 0x30 : $0 } : Array(run.text.utf8)
             self.width = width
             size = run.size
             weight = run.weight
@@ -147,8 +152,8 @@ struct Canvas {
     }
 
     /// Lines `text` needs at `width`.
-    func lineCount(_ text: String, width: Double, style: TextStyle, weight: FontWeight? = nil) -> Int {
-        owner.lines(run(text, width: width, style: style, weight: weight))
+    func lineCount(_ text: String, width: Double, style: TextStyle, weight: FontWeight? = nil, tabular: Bool = false) -> Int {
+        owner.lines(run(text, width: width, style: style, weight: weight, tabular: tabular))
     }
 
     /// Height `text` needs at `width`, every line shown.
@@ -169,7 +174,7 @@ struct Canvas {
     mutating func text(_ id: String, _ text: String, x: Double, y: Double, width: Double, style: TextStyle, color: Color,
                        weight: FontWeight? = nil, alignment: TextAlignment = .leading, maxLines: Int? = nil,
                        tabular: Bool = false, opacity: Double = 1) -> Double {
-        var lines = lineCount(text, width: width, style: style, weight: weight)
+        var lines = lineCount(text, width: width, style: style, weight: weight, tabular: tabular)
         if let maxLines { lines = min(lines, maxLines) }
         let height = Double(lines) * style.linePitch
         add(id, .text(TextRun(text: text, frame: Rect(x: x, y: y, width: width, height: height), role: style.role,

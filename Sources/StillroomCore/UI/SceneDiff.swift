@@ -2,8 +2,8 @@
 ///
 /// Nodes are matched by `NodeID`. A node that appeared, went away, changed, or moved in the stacking
 /// order dirties its old and new bounds; an unchanged node dirties nothing (it is repainted only where
-/// it overlaps a dirty rectangle). A different size or background, duplicate ids or no previous scene
-/// dirty the whole screen. Rectangles are clipped to the screen, rounded out to whole pixels, and
+/// it overlaps a dirty rectangle). A different size or background, no previous scene, or duplicate ids
+/// in a changed order dirty the whole screen. Rectangles are clipped to the screen, rounded out to whole pixels, and
 /// merged where that wastes little, so a painter can clip to them and a display copy them.
 public enum SceneDiff {
     /// More rectangles than this are merged, least wasteful pairs first: past a handful the
@@ -13,8 +13,17 @@ public enum SceneDiff {
     /// Dirty rectangles to go from `old` to `new` (empty when nothing visible changed).
     public static func damage(from old: Scene?, to new: Scene) -> [PixelRect] {
         let screen = PixelRect(size: new.size)
-        guard let old, old.size == new.size, old.background == new.background,
-              old.hasUniqueIDs, new.hasUniqueIDs else { return [screen] }
+        guard let old, old.size == new.size, old.background == new.background else { return [screen] }
+        // The usual frame: the same nodes in the same order, some of them changed. Compared side by side,
+        // with no hashing (a breathing frame's diff cost more than painting the label until this).
+        if old.nodes.count == new.nodes.count, zip(old.nodes, new.nodes).allSatisfy({ $0.id == $1.id }) {
+            var regions: [Rect] = []
+            for (before, after) in zip(old.nodes, new.nodes) where before != after {
+                regions += changedRegions(from: before, to: after)
+            }
+            return merge(regions.map { PixelRect(enclosing: $0).intersection(screen) }.filter { !$0.isEmpty })
+        }
+        guard old.hasUniqueIDs, new.hasUniqueIDs else { return [screen] }
 
         var regions: [Rect] = []
         var oldByID: [NodeID: SceneNode] = [:]

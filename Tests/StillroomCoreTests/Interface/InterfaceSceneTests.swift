@@ -243,3 +243,30 @@ import Testing
         #expect(TextMeasurer.estimatedLines(word) >= 4)
     }
 }
+
+/// Measuring text is the slow part of building a scene; what was measured is kept.
+@Suite struct InterfaceMeasuringTests {
+    @Test func timesThatTickAreMeasuredOnceNotEverySecond() {
+        guard let state = InterfaceSamples.states(appearance: .day, textSize: .regular).first(where: { $0.name == "player" }) else {
+            Issue.record("no player sample")
+            return
+        }
+        nonisolated(unsafe) var measured: [String] = []
+        let estimate = TextMeasurer.estimate
+        let counting = TextMeasurer(lineCount: { measured.append($0.text); return estimate.lineCount($0) },
+                                    lineWidth: { measured.append($0.text); return estimate.lineWidth($0) })
+        let builder = InterfaceScene(measurer: counting)
+        let size = PixelSize(width: 800, height: 480)
+        _ = builder.scene(state.interface, model: state.model, size: size, now: state.now)
+        #expect(!measured.isEmpty)
+        measured.removeAll()
+        // Ten seconds later the elapsed and remaining times read differently; with tabular figures they
+        // are as wide as before, so nothing is measured again.
+        for second in 1...10 {
+            _ = builder.scene(state.interface, model: state.model, size: size, now: state.now + .seconds(Int64(second)))
+        }
+        // (The phase label, "Breathe out" once the breath turns, is new text and is measured.)
+        let times = measured.filter { $0.contains(where: \.isNumber) }
+        #expect(times.isEmpty, "measured again: \(times)")
+    }
+}
