@@ -20,6 +20,8 @@ public final class ScenePainter {
     private let surface: OpaquePointer
     private let cairo: OpaquePointer
     let layouts: TextLayouts
+    /// Masks of the rings on screen, by node.
+    private var ringMasks: [NodeID: RingMask] = [:]
 
     /// A painter for frames of `size`. Fails when a font family of `fonts` is missing (the message
     /// names the Debian package) or cairo cannot make its surface.
@@ -87,6 +89,10 @@ public final class ScenePainter {
         cairo_restore(cairo)
         cairo_surface_flush(surface)
         layouts.keepOnly(Set(scene.nodes.lazy.filter { if case .text = $0.content { true } else { false } }.map(\.id)))
+        if !ringMasks.isEmpty {
+            let rings = Set(scene.nodes.lazy.filter { if case .circle = $0.content { true } else { false } }.map(\.id))
+            for id in ringMasks.keys where !rings.contains(id) { ringMasks[id] = nil }
+        }
         lastScene = scene
     }
 
@@ -127,7 +133,7 @@ public final class ScenePainter {
                 cairo_fill(cairo)
                 cairo_pattern_destroy(pattern)
             }
-            drawCircle(shape, opacity: opacity)
+            if !drawRing(node.id, shape, opacity: opacity) { drawCircle(shape, opacity: opacity) }
         case .polygon(let shape):
             cairo_new_path(cairo)
             for (index, point) in shape.points.enumerated() {
@@ -193,6 +199,19 @@ public final class ScenePainter {
         cairo_fill_preserve(cairo)
         cairo_set_antialias(cairo, CAIRO_ANTIALIAS_FAST)
         fillAndStroke(fill: nil, stroke: stroke, opacity: opacity)
+    }
+
+    /// Paints a ring (a circle with a stroke and nothing else) through its kept mask; false when the node
+    /// is not such a ring or is too large for a mask.
+    private func drawRing(_ id: NodeID, _ shape: CircleShape, opacity: Double) -> Bool {
+        guard shape.fill == nil, shape.glow == nil, let stroke = shape.stroke, stroke.width > 0 else { return false }
+        let x = shape.center.x.rounded(.down), y = shape.center.y.rounded(.down)
+        let wanted = RingMask.Shape(radius: shape.radius, width: stroke.width, fractionX: shape.center.x - x, fractionY: shape.center.y - y)
+        if ringMasks[id]?.shape != wanted { ringMasks[id] = RingMask(wanted) }
+        guard let mask = ringMasks[id] else { return false }
+        set(stroke.color, opacity: opacity)
+        cairo_mask_surface(cairo, mask.surface, x - Double(mask.offset), y - Double(mask.offset))
+        return true
     }
 
     /// Whether any of `clips` reaches pixels `node` paints. Beyond its box, a ring (a circle with a stroke

@@ -100,11 +100,11 @@ import Testing
 }
 
 /// The daemon's own player, painted frame by frame through a breath as the screen driver paints it (only
-/// the damage), matches painting each frame whole: the guide ring skipped while the circle moves inside
-/// it, the body filled without anti-aliasing under its edge, and text blitted from its kept image leave no
-/// trace. The one known difference is cairo's, and older than those: where a damage rectangle's edge cuts
-/// the still guide ring, cairo's fast rasteriser gives the ring's anti-aliased edge pixels there a slightly
-/// different coverage (a fill or a stroke alike), and those stay until that part of the ring is repainted.
+/// the damage), is pixel for pixel the same as painting each frame whole: the guide ring skipped while the
+/// circle moves inside it and otherwise painted through its kept mask, the body filled without
+/// anti-aliasing under its edge, and text blitted from its kept image leave no trace. (Stroked in place,
+/// the still guide ring's edge pixels at a damage rectangle's border came out a little differently from
+/// cairo's clipped rasteriser, by up to 11 levels, and stayed so.)
 @Suite struct BreathingPlayerRepaintTests {
     @Test func everyFrameOfABreathMatchesAFullRedraw() throws {
         let size = PixelSize(width: 800, height: 480)
@@ -116,7 +116,7 @@ import Testing
         let builder = InterfaceScene(measurer: painter.textMeasurer)
         var now = state.now
         painter.render(builder.scene(state.interface, model: state.model, size: size, now: now))
-        var drawn = 0, worst = 0, offTheRing = 0, guideSkipped = false
+        var drawn = 0, guideSkipped = false, guideCut = false
         for _ in 0..<150 { // ten seconds at the animation's 15 frames a second
             now = now + .nanoseconds(66_666_667)
             let scene = builder.scene(state.interface, model: state.model, size: size, now: now)
@@ -125,23 +125,19 @@ import Testing
             drawn += 1
             let whole = try ScenePainter(size: size)
             whole.render(scene)
+            let comparison = FrameComparison(whole.frame, painter.frame)
+            #expect(comparison.largestDifference == 0, "frame \(drawn) differs by \(comparison.largestDifference) in \(String(describing: comparison.changedArea))")
             guard case .circle(let guide)? = scene.node("breath.guide")?.content else {
                 Issue.record("no guide ring")
                 return
             }
-            if damage.allSatisfy({ Self.farthestCorner($0, from: guide.center) < guide.radius - 2 }) { guideSkipped = true }
-            for y in 0..<size.height {
-                for x in 0..<size.width where (whole.frame[x, y] ^ painter.frame[x, y]) & 0x00FF_FFFF != 0 {
-                    worst = max(worst, FrameComparison.channelDifference(whole.frame[x, y], painter.frame[x, y]))
-                    let dx = Double(x) + 0.5 - guide.center.x, dy = Double(y) + 0.5 - guide.center.y
-                    if abs((dx * dx + dy * dy).squareRoot() - guide.radius) > (guide.stroke?.width ?? 0) / 2 + 1 { offTheRing += 1 }
-                }
-            }
+            let corners = damage.map { Self.farthestCorner($0, from: guide.center) }
+            if corners.allSatisfy({ $0 < guide.radius - 2 }) { guideSkipped = true }
+            if corners.contains(where: { $0 > guide.radius + 2 }) { guideCut = true }
         }
         #expect(drawn > 60)
-        #expect(offTheRing == 0, "\(offTheRing) pixels differ away from the guide ring's edge")
-        #expect(worst <= 16, "the guide ring's edge differs by \(worst)")
         #expect(guideSkipped) // the breath went well inside the guide ring at least once
+        #expect(guideCut) // and the damage cut across the ring at least once
     }
 
     static func farthestCorner(_ rect: PixelRect, from center: Point) -> Double {
