@@ -106,8 +106,11 @@ def display_rows(render, cpu):
         alone = re.search(r"audio only:\s+([\d.]+) s CPU", cpu)
         player = re.search(r"audio \+ animating player.*?:\s+([\d.]+) s CPU", cpu)
         if alone and player:
-            rows.append(("CPU: audio + animating player vs audio alone (800×480 day)", f"{player.group(1)} s",
-                         f"{alone.group(1)} s", ratio(float(player.group(1)), float(alone.group(1))), "≤ 3×"))
+            # One process, MP3 into a fake sink with no ALSA: a baseline far below the daemon's, so the ratio
+            # overstates; the target is judged on the daemon itself (display_daemon_rows).
+            rows.append(("CPU in one process: fake-sink audio + animating player vs fake-sink audio alone (800×480 day)",
+                         f"{player.group(1)} s", f"{alone.group(1)} s", ratio(float(player.group(1)), float(alone.group(1))),
+                         "— (see the daemon rows)"))
     return rows
 
 
@@ -115,7 +118,8 @@ def display_daemon_rows(data):
     """bench/display-cpu: the whole daemon playing, with no display against the player drawn in memory."""
     results = data["results"]
     alone = next(r for r in results if r["display"] == "none")
-    return [(f"daemon CPU per audio second, {r['display']} vs no display ({data['seconds']:.0f} s)",
+    rounds = data.get("rounds", 1)
+    return [(f"daemon CPU per audio second, {r['display']} vs no display ({data['seconds']:.0f} s, median of {rounds})",
              f"{r['cpuSecondsPerSecond']:.4f} s", f"{alone['cpuSecondsPerSecond']:.4f} s", ratio(r["cpuSecondsPerSecond"], alone["cpuSecondsPerSecond"]), "≤ 3×")
             for r in results if r is not alone]
 

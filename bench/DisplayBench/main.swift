@@ -1,10 +1,10 @@
 // display-bench: timings of the display stack, sample screens, and DRM resource capture.
 //
-//   display-bench render [--iterations N]        render times (full player frame, breathing frame)
+//   display-bench render [--iterations N]        render times of the daemon's player (full frame, breathing frame)
 //   display-bench cpu [--seconds S] [--audio F] [--size WxH] [--fps N] [--appearance day|night|both]
-//                                                CPU of audio alone vs audio + animating player
+//                                                CPU of fake-sink audio alone vs with the animating player
 //   display-bench breakdown                      the breathing circle's repaint cost, part by part
-//   display-bench samples DIR                    the sample screens as PNG (to look at)
+//   display-bench samples DIR                    every sample screen as the daemon draws it, as PNG
 //   display-bench describe-drm [DIR]             this machine's DRM cards as JSON (test fixtures)
 //
 // Build in release: swift build -c release --product display-bench. Figures go to docs/performance.md.
@@ -75,26 +75,42 @@ let repositoryRoot: String = {
     return parts.joined(separator: "/")
 }()
 
-func playerModel(at now: MonotonicInstant, start: MonotonicInstant, playing: Bool = true) -> PlayerModel {
-    let elapsed = now - start
-    return PlayerModel(title: "Evening wind-down", themeLabel: "Unwind", elapsed: elapsed + .seconds(83),
-                       duration: .seconds(300), isPlaying: playing,
-                       breath: BreathingCircle.state(pattern: .calm, start: start, now: now))
+/// The daemon's player as the interface draws it (the sample session inside its guided breathing), in
+/// `appearance`: the scene builder, the sample state, and a scene at a given moment.
+struct DaemonPlayer {
+    let builder: InterfaceScene
+    let state: InterfaceSamples.State
+    let size: PixelSize
+
+    init(painter: ScenePainter, size: PixelSize, appearance: Appearance = .day) {
+        builder = InterfaceScene(measurer: painter.textMeasurer)
+        guard let state = InterfaceSamples.states(appearance: appearance, textSize: .regular).first(where: { $0.name == "player" }) else {
+            fatalError("no player sample")
+        }
+        self.state = state
+        self.size = size
+    }
+
+    var start: MonotonicInstant { state.now }
+
+    func scene(at now: MonotonicInstant) -> Scene {
+        builder.scene(state.interface, model: state.model, size: size, now: now)
+    }
 }
 
 // MARK: render
 
 func benchRender() throws {
     let iterations = Int(option("--iterations", default: "300"))!
-    say("render: \(iterations) iterations each, thread CPU time per frame")
+    say("render: the daemon's player, \(iterations) iterations each, thread CPU time per frame")
     for size in [PixelSize(width: 800, height: 480), PixelSize(width: 480, height: 320)] {
         for appearance in Appearance.allCases {
-            let tokens = DesignTokens(appearance: appearance, screen: size)
             let painter = try ScenePainter(size: size)
-            let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+            let player = DaemonPlayer(painter: painter, size: size, appearance: appearance)
+            let start = player.start
 
             // Full player frame: everything repainted, layouts warm (the steady case after the first).
-            let scene = PlayerScene.make(playerModel(at: start + .seconds(1), start: start), tokens: tokens)
+            let scene = player.scene(at: start)
             let coldStart = monotonicNanoseconds()
             painter.render(scene)
             let cold = Double(monotonicNanoseconds() - coldStart) / 1e6
@@ -105,36 +121,35 @@ func benchRender() throws {
                 full.append(Double(monotonicNanoseconds() - t0) / 1e6)
             }
 
-            // Breathing frames: 30 fps through inhale and exhale (the hold draws nothing), each one
-            // built, diffed and painted where it changed.
+            // Breathing frames: 30 fps steps through the breath (holds and sub-pixel steps draw nothing),
+            // each one built, diffed and painted where it changed.
             var breathing: [Double] = []
             var building: [Double] = []
             var area = 0
             var frames = 0
             var now = start
-            painter.render(PlayerScene.make(playerModel(at: now, start: start), tokens: tokens))
+            var lastDamage: [PixelRect] = []
             while breathing.count < iterations {
                 now = now + .nanoseconds(33_333_334)
                 let t0 = monotonicNanoseconds()
-                let next = PlayerScene.make(playerModel(at: now, start: start), tokens: tokens)
+                let next = player.scene(at: now)
                 let t1 = monotonicNanoseconds()
                 let damage = painter.render(next)
                 let t2 = monotonicNanoseconds()
                 frames += 1
                 guard !damage.isEmpty else { continue }
                 area += damage.reduce(0) { $0 + $1.area }
+                lastDamage = damage
                 building.append(Double(t1 - t0) / 1e6)
                 breathing.append(Double(t2 - t1) / 1e6)
             }
             // Copying a breathing frame's damage into a scan-out buffer (RAM here; a dumb buffer on a Pi).
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size.area * 4, alignment: 64)
             defer { buffer.deallocate() }
-            let damage = [PixelRect(enclosing: PlayerScene.make(playerModel(at: start + .seconds(4), start: start), tokens: tokens)
-                .node(PlayerScene.IDs.halo)!.bounds)]
             var copies: [Double] = []
             for _ in 0..<iterations {
                 let t0 = monotonicNanoseconds()
-                for rect in damage { RotatedCopy.copy(rect, of: painter.frame, rotation: .none, to: buffer, pitch: size.width * 4) }
+                for rect in lastDamage { RotatedCopy.copy(rect, of: painter.frame, rotation: .none, to: buffer, pitch: size.width * 4) }
                 copies.append(Double(monotonicNanoseconds() - t0) / 1e6)
             }
             say("  \(size) \(appearance)")
@@ -230,25 +245,21 @@ func benchCPU() throws {
         let loop = try EventLoop()
         let pump = try AudioPump(loop: loop, path: audio)
         let display = OffscreenDisplay(size: size)
-        let tokens = DesignTokens(appearance: appearance, screen: size)
-        let start = loop.now
+        let painter = try ScenePainter(size: size)
+        let player = DaemonPlayer(painter: painter, size: size, appearance: appearance)
+        // The sample's clock and the loop's differ: the player's moment is the sample's start plus the
+        // loop's time since this run began.
+        let loopStart = loop.now
         // --still: the scene says it animates but never changes (the cost of waking up to find nothing to draw).
         let still = CommandLine.arguments.contains("--still")
         // --no-hint: scenes do not say when they next change (a frame is built at every interval).
         let hinted = !CommandLine.arguments.contains("--no-hint")
-        let driver = ScreenDriver(loop: loop, display: display, painter: try ScenePainter(size: size),
-                                  maximumFramesPerSecond: fps) { now in
-            var scene = PlayerScene.make(playerModel(at: still ? start : now, start: start, playing: true), tokens: tokens)
-            if hinted && !still {
-                // When this scene next looks different: the circle's next whole-pixel step, or the clock's next second.
-                let circle = PlayerScene.circleGeometry(tokens)
-                let radiusStep = BreathingCircle.nextRadiusChange(pattern: .calm, start: start, now: now,
-                                                                  minimum: circle.minimumRadius, maximum: circle.maximumRadius)
-                let position = (now - start).seconds + 83
-                let clockStep = now + .nanoseconds(Int64(PlayerScene.secondsUntilClockOrBarChanges(
-                    position: position, duration: 300, tokens: tokens) * 1e9))
-                scene.nextChange = min(radiusStep, clockStep)
-            }
+        let driver = ScreenDriver(loop: loop, display: display, painter: painter, maximumFramesPerSecond: fps) { now in
+            let moment = still ? player.start : player.start + (now - loopStart)
+            var scene = player.scene(at: moment)
+            // The scene's next change is on the sample's clock; the driver wants the loop's.
+            scene.nextChange = hinted && !still ? scene.nextChange.map { now + ($0 - moment) } : nil
+            if still { scene.isAnimating = true }
             return scene
         }
         let before = cpuSeconds()
@@ -267,21 +278,14 @@ nonisolated(unsafe) var audioOnly = 0.0
 // MARK: samples and capture
 
 func writeSamples(to folder: String) throws {
+    // Every screen and variant the interface samples hold, as the daemon draws them, in both looks.
     for size in [PixelSize(width: 800, height: 480), PixelSize(width: 480, height: 320)] {
         for appearance in Appearance.allCases {
-            for variant in ["playing", "paused", "large"] {
-                let tokens = DesignTokens(appearance: appearance, screen: size, largeText: variant == "large")
-                let start = MonotonicInstant(nanoseconds: 1_000_000_000)
-                var model = playerModel(at: start + .milliseconds(2_400), start: start)
-                if variant == "paused" {
-                    model.isPlaying = false
-                    model.notice = "Headphones unplugged \u{2014} paused"
-                    model.title = "A long slow body scan for the end of a very long day"
-                }
-                if variant == "large" { model.title = "Morning focus" }
-                let painter = try ScenePainter(size: size)
-                painter.render(PlayerScene.make(model, tokens: tokens))
-                let path = "\(folder)/player-\(size)-\(appearance)-\(variant).png"
+            let painter = try ScenePainter(size: size)
+            let builder = InterfaceScene(measurer: painter.textMeasurer)
+            for state in InterfaceSamples.states(appearance: appearance, textSize: .regular) {
+                painter.render(builder.scene(state.interface, model: state.model, size: size, now: state.now))
+                let path = "\(folder)/\(state.name)-\(size)-\(appearance).png"
                 try PNGImage.write(painter.frame, to: path)
                 say(path)
             }
