@@ -12,7 +12,7 @@ from stillroom_bench import cpu_seconds, stillroomd
 
 def run(args, display):
     with tempfile.TemporaryDirectory(prefix="stillroom-display-cpu-") as work, \
-            stillroomd(args.stillroomd, work, args.content, "pulse", display=display) as (daemon, sock):
+            stillroomd(args.stillroomd, work, args.content, args.audio_device, display=display) as (daemon, sock):
         ctl = lambda *words: subprocess.run([args.stillroomctl, "--socket", sock, *words], check=True,
                                             stdout=subprocess.PIPE, text=True).stdout
         # The screen stays lit for the whole run (the longest the settings allow).
@@ -40,10 +40,14 @@ def main():
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--seek", default="1:00", help="where to measure from (MM:SS)")
     parser.add_argument("--sizes", default="800x480,480x320")
+    parser.add_argument("--displays", help="the displays to measure against none, instead of memory@ each of --sizes "
+                        "(on a Pi: drm)")
+    parser.add_argument("--audio-device", default="pulse",
+                        help="the ALSA device the daemon plays on (on a Pi: the DAC's, e.g. hw:CARD=sndrpihifiberry)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="runs of each display, interleaved; the median is reported (this VM's noise is ±10 %%)")
     args = parser.parse_args()
-    displays = ["none"] + [f"memory@{size}" for size in args.sizes.split(",")]
+    displays = ["none"] + (args.displays.split(",") if args.displays else [f"memory@{size}" for size in args.sizes.split(",")])
     runs = {display: [] for display in displays}
     for _ in range(args.rounds):
         for display in displays:
