@@ -12,7 +12,7 @@ strace adds some microseconds to each traced call; the fsync itself (waiting for
 import argparse, json, os, re, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from stillroom_bench import stillroomd
+from stillroom_bench import add_daemon_arguments, stillroomd
 
 
 def percentile(values, fraction):
@@ -22,10 +22,7 @@ def percentile(values, fraction):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--stillroomd", required=True)
-    parser.add_argument("--stillroomctl", required=True)
-    parser.add_argument("--content", required=True)
-    parser.add_argument("--session", default="steady-breath")
+    add_daemon_arguments(parser)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--directory", default="/var/tmp")
     args = parser.parse_args()

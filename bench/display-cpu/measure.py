@@ -7,7 +7,7 @@ the screen kept lit. Reports CPU seconds per second of audio (user+system, /proc
 import argparse, json, os, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from stillroom_bench import cpu_seconds, stillroomd
+from stillroom_bench import add_daemon_arguments, cpu_seconds, stillroomd
 
 
 def run(args, display):
@@ -32,10 +32,7 @@ def run(args, display):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--stillroomd", required=True)
-    parser.add_argument("--stillroomctl", required=True)
-    parser.add_argument("--content", required=True)
-    parser.add_argument("--session", default="steady-breath")
+    add_daemon_arguments(parser)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--seek", default="1:00", help="where to measure from (MM:SS)")

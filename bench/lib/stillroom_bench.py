@@ -5,6 +5,17 @@ import contextlib, os, signal, subprocess, time
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def add_daemon_arguments(parser, session_default="steady-breath"):
+    """The options every bench that starts the real daemon takes: its binaries, the content, a session."""
+    parser.add_argument("--stillroomd", required=True)
+    parser.add_argument("--stillroomctl", required=True)
+    parser.add_argument("--content", required=True)
+    if session_default is None:
+        parser.add_argument("--session", required=True)
+    else:
+        parser.add_argument("--session", default=session_default)
+
+
 def cpu_seconds(pid):
     """CPU time of `pid`'s threads so far, in seconds: the scheduler's nanosecond count of time on a CPU
     (/proc/PID/task/*/schedstat), since the 10 ms ticks of /proc/PID/stat are too coarse for a daemon

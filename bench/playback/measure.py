@@ -9,7 +9,7 @@ players' own; this script only starts, waits and reads /proc.
 import argparse, json, os, shutil, signal, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from stillroom_bench import cpu_seconds, peak_rss_kib, stillroomd
+from stillroom_bench import add_daemon_arguments, cpu_seconds, peak_rss_kib, stillroomd
 
 
 def sample(pid, seconds):
@@ -65,10 +65,7 @@ def bench_mpd(args, work):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--file", required=True)
-    parser.add_argument("--content", required=True)
-    parser.add_argument("--session", required=True)
-    parser.add_argument("--stillroomd", required=True)
-    parser.add_argument("--stillroomctl", required=True)
+    add_daemon_arguments(parser, session_default=None)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=2)
     parser.add_argument("--rounds", type=int, default=1)
