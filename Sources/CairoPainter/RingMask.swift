@@ -29,11 +29,7 @@ final class RingMask {
         let offset = Int(reach.rounded(.up)) + 1
         let side = 2 * offset + 1
         guard shape.radius > 0, shape.width > 0, side * side <= Self.maximumPixels,
-              let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(side), Int32(side)) else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            return nil
-        }
+              let surface = makeImageSurface(CAIRO_FORMAT_A8, width: side, height: side) else { return nil }
         let cairo = cairo_create(surface)
         cairo_set_antialias(cairo, CAIRO_ANTIALIAS_FAST)
         cairo_set_tolerance(cairo, 0.5)

@@ -88,12 +88,22 @@ public final class ScenePainter {
         }
         cairo_restore(cairo)
         cairo_surface_flush(surface)
-        layouts.keepOnly(Set(scene.nodes.lazy.filter { if case .text = $0.content { true } else { false } }.map(\.id)))
-        if !ringMasks.isEmpty {
-            let rings = Set(scene.nodes.lazy.filter { if case .circle = $0.content { true } else { false } }.map(\.id))
-            for id in ringMasks.keys where !rings.contains(id) { ringMasks[id] = nil }
-        }
+        forgetWhatLeft(scene)
         lastScene = scene
+    }
+
+    /// Drops the layouts and ring masks of nodes no longer in `scene`, in one pass over its nodes.
+    private func forgetWhatLeft(_ scene: Scene) {
+        var texts = Set<NodeID>(), circles = Set<NodeID>()
+        for node in scene.nodes {
+            switch node.content {
+            case .text: texts.insert(node.id)
+            case .circle: circles.insert(node.id)
+            default: break
+            }
+        }
+        layouts.keepOnly(texts)
+        for id in ringMasks.keys where !circles.contains(id) { ringMasks[id] = nil }
     }
 
     /// Forgets the last scene: the next `render` repaints everything.

@@ -29,12 +29,8 @@ final class TextRaster {
     init?(layout: OpaquePointer, look: Look) {
         let left = look.frame.minX.rounded(.down), top = look.frame.minY.rounded(.down)
         let width = Int(look.frame.maxX.rounded(.up) - left), height = Int(look.frame.maxY.rounded(.up) - top)
-        guard width > 0, height > 0, width * height <= Self.maximumPixels,
-              let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            return nil
-        }
+        guard width * height <= Self.maximumPixels,
+              let surface = makeImageSurface(CAIRO_FORMAT_ARGB32, width: width, height: height) else { return nil }
         let cairo = cairo_create(surface)
         cairo_rectangle(cairo, look.frame.minX - left, look.frame.minY - top, look.frame.width, look.frame.height)
         cairo_clip(cairo)

@@ -304,13 +304,12 @@ func describeDRM(in folder: String) throws {
 let command = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "render"
 switch command {
 case "render": try benchRender()
-case "interface": try benchInterface()
 case "breakdown": try breakdown()
 case "cpu": try benchCPU()
 case "samples": try writeSamples(to: CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "/tmp")
 case "describe-drm": try describeDRM(in: CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : "/dev/dri")
 default:
-    say("usage: display-bench render|cpu|samples DIR|describe-drm [DIR]", fd: 2)
+    say("usage: display-bench render|cpu|breakdown|samples DIR|describe-drm [DIR]", fd: 2)
     exit(2)
 }
 
@@ -327,18 +326,15 @@ func breakdown() throws {
         ("phase label", ["breath.phase"]),
         ("all circle", ["breath.halo", "breath.body", "breath.guide", "breath.phase"]),
     ]
-    guard let state = InterfaceSamples.states(appearance: .day, textSize: .regular).first(where: { $0.name == "player" }) else {
-        fatalError("no player sample")
-    }
     for (name, keep) in sets {
         let painter = try ScenePainter(size: size)
-        let builder = InterfaceScene(measurer: painter.textMeasurer)
-        var now = state.now
-        var last = builder.scene(state.interface, model: state.model, size: size, now: now)
+        let player = DaemonPlayer(painter: painter, size: size)
+        var now = player.start
+        var last = player.scene(at: now)
         var samples: [Double] = []
         while samples.count < 300 {
             now = now + .nanoseconds(33_333_334)
-            var scene = builder.scene(state.interface, model: state.model, size: size, now: now)
+            var scene = player.scene(at: now)
             let damage = SceneDiff.damage(from: last, to: scene)
             last = scene
             guard !damage.isEmpty else { continue }
@@ -348,39 +344,5 @@ func breakdown() throws {
             samples.append(Double(monotonicNanoseconds() - t0) / 1e6)
         }
         say("  \(name): \(Stats(samples).text)")
-    }
-}
-
-/// The daemon's own player frame: `InterfaceScene` with pango's measurer (what `stillroomd` builds every
-/// frame), 30 steps a second through the sample session's breath, split into building the scene and
-/// diffing + painting it. Thread CPU time, medians.
-func benchInterface() throws {
-    let iterations = Int(option("--iterations", default: "300"))!
-    say("interface: the player as the daemon draws it, \(iterations) frames at 30 fps steps")
-    for size in [PixelSize(width: 800, height: 480), PixelSize(width: 480, height: 320)] {
-        let painter = try ScenePainter(size: size)
-        let builder = InterfaceScene(measurer: painter.textMeasurer)
-        guard let state = InterfaceSamples.states(appearance: .day, textSize: .regular).first(where: { $0.name == "player" }) else {
-            fatalError("no player sample")
-        }
-        var now = state.now
-        painter.render(builder.scene(state.interface, model: state.model, size: size, now: now))
-        var build: [Double] = [], paint: [Double] = [], still: [Double] = []
-        var frames = 0
-        while frames < iterations {
-            now = now + .nanoseconds(33_333_334)
-            let t0 = monotonicNanoseconds()
-            let scene = builder.scene(state.interface, model: state.model, size: size, now: now)
-            let t1 = monotonicNanoseconds()
-            let damage = painter.render(scene)
-            let t2 = monotonicNanoseconds()
-            frames += 1
-            if damage.isEmpty { still.append(Double(t2 - t0) / 1e6); continue }
-            build.append(Double(t1 - t0) / 1e6)
-            paint.append(Double(t2 - t1) / 1e6)
-        }
-        func median(_ values: [Double]) -> String { values.isEmpty ? "-" : format(values.sorted()[values.count / 2]) }
-        say("  \(size): \(build.count) of \(frames) steps drew; scene build \(median(build)) ms, diff + paint \(median(paint)) ms; "
-            + "a step that drew nothing \(median(still)) ms")
     }
 }
