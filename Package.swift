@@ -77,6 +77,9 @@ let package = Package(
         .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
         .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
         .executableTarget(name: "fuzz-board", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Board"),
+        // The daemon's command layer: real command handling on simulated devices, not only the parser.
+        .executableTarget(name: "fuzz-commands", dependencies: ["StillroomDaemon", "DisplayPipeline", "ControlProtocol", "StillroomCore", "FuzzReplay"],
+                          path: "Sources/Fuzzers/Commands"),
 
         // History benchmark (bench/history): swift build -c release --product history-bench.
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),

@@ -9,6 +9,12 @@ public struct PeerCredentials: Equatable, Sendable {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }
 
 /// The control socket: a Unix stream socket in the loop, JSON lines in and out.

@@ -70,15 +70,27 @@ extension Daemon {
             return .failure(ControlError(.failed, "nothing is playing or paused; play a session first"))
         }
         let rate = Double(player.sampleRate)
-        if let by = request.arguments["by"]?.doubleValue, by.isFinite {
+        let limit = Self.seekLimitSeconds
+        // Checked before any conversion: Int64(±1e15 × 48 000) traps, and a client must never stop the box.
+        if let by = request.arguments["by"]?.doubleValue {
+            guard by.isFinite, abs(by) <= limit else {
+                return .failure(ControlError(.invalidArgument, "seek by at most \(Int(limit)) seconds either way"))
+            }
             apply(.seekBy(frames: Int64((by * rate).rounded())))
-        } else if let to = request.arguments["to"]?.doubleValue, to.isFinite, to >= 0 {
+        } else if let to = request.arguments["to"]?.doubleValue {
+            guard to.isFinite, (0...limit).contains(to) else {
+                return .failure(ControlError(.invalidArgument, "seek to a place from 0 to \(Int(limit)) seconds"))
+            }
             apply(.seek(toFrame: Int64((to * rate).rounded())))
         } else {
             return .failure(ControlError(.invalidArgument, "seek needs \"by\" (seconds, + or -) or \"to\" (seconds from the start)"))
         }
         return .success(statusJSON())
     }
+
+    /// The farthest a seek may ask for, either way: a day, longer than any recording the box plays.
+    /// Places past the end are clamped by the player; numbers beyond this are a mistake and refused.
+    static let seekLimitSeconds = 86_400.0
 
     private func volumeCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
         guard let level = request.arguments["level"]?.integerValue, (0...100).contains(level) else {

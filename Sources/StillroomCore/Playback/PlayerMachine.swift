@@ -208,7 +208,9 @@ public struct PlayerMachine: Equatable, Sendable {
             return seek(to: frame, now: now)
 
         case .seekBy(let frames):
-            return seek(to: position + frames, now: now)
+            // Saturating: the target is clamped to the recording anyway, and no jump may overflow.
+            let (target, overflow) = position.addingReportingOverflow(frames)
+            return seek(to: overflow ? (frames < 0 ? 0 : .max) : target, now: now)
 
         case .heard(let frame):
             guard sessionID != nil, phase == .playing || phase == .paused, !seekedWhilePausing else { return [] }

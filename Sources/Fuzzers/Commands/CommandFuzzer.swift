@@ -1,0 +1,82 @@
+import ControlProtocol
+import DisplayPipeline
+import Glibc
+import StillroomCore
+import StillroomDaemon
+
+/// The daemon's command layer under fuzzing: one real daemon in this process, on simulated devices (a
+/// paced speaker, an in-memory screen, no input) over the bundled content, with its data on a tmpfs when
+/// there is one. Every request goes through the handler the control socket calls; the loop then runs what
+/// the answer set in motion. The daemon lives across inputs, so later inputs meet the states earlier ones
+/// left (playing, paused, timer running, reminder set, history deleted).
+///
+/// A client must never stop the box: no trap, no hang, every answer a well-formed response line, and the
+/// status afterwards still describes a place inside the recording.
+final class CommandFuzzer {
+    nonisolated(unsafe) static let shared = CommandFuzzer()
+
+    private let daemon: Daemon
+    private let scratch: String
+
+    private init() {
+        let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+        var template = Array("\(base)/stillroom-fuzz-commands.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { fatalError("fuzz-commands: cannot make a scratch folder in \(base)") }
+        scratch = String(cString: made)
+        let environment = ProcessInfoLite.environment
+        var options = DaemonOptions()
+        options.dataDirectory = scratch + "/data"
+        options.contentDirectory = environment["STILLROOM_FUZZ_CONTENT"] ?? "Content"
+        options.socketPath = scratch + "/control.sock"
+        options.audioDevice = "paced:16"
+        options.display = .memory(size: PixelSize(width: 320, height: 240))
+        options.input = .none
+        options.preview = false
+        // A download source that refuses connections: the download commands meet a real manager.
+        options.manifestURLs = ["http://127.0.0.1:9/manifest.json"]
+        let quiet = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        do {
+            daemon = try Daemon(options: options, environment: [:], logger: Logger(fd: quiet, threshold: .error))
+        } catch {
+            fatalError("fuzz-commands: the daemon did not start: \(error) (run from the repository, or set STILLROOM_FUZZ_CONTENT)")
+        }
+    }
+
+    func check(_ input: [UInt8]) {
+        for var request in RequestProgram.requests(from: input) {
+            confine(&request)
+            let answer = daemon.answer(request)
+            let line = ControlCodec.encode(ControlResponse(id: request.id, outcome: answer))
+            precondition(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")), "an answer is one line")
+            precondition(ControlCodec.decodeResponse(Array(line.dropLast())) != nil, "an answer must decode: \(request)")
+            precondition(daemon.runReadyWork(turns: 2), "the loop failed after \(request)")
+        }
+        guard case .success(let status) = daemon.answer(ControlRequest(id: 0, command: "status")) else {
+            preconditionFailure("status must always answer")
+        }
+        if let position = status["position"]?.doubleValue, let duration = status["duration"]?.doubleValue {
+            precondition(position >= 0 && position <= duration + 0.001, "position \(position) outside 0…\(duration)")
+        }
+    }
+
+    /// Keeps file-writing commands inside the scratch folder: the fuzzer runs as root.
+    private func confine(_ request: inout ControlRequest) {
+        if request.command == "screenshot", request.arguments["path"] != nil {
+            request.arguments["path"] = .string(scratch + "/screen.png")
+        }
+    }
+}
+
+/// The process environment, without Foundation's ProcessInfo (FoundationEssentials only).
+enum ProcessInfoLite {
+    static var environment: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            pointer += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,27 @@
+import ControlProtocol
+import ControlSocket
+import StillroomCore
+
+/// Driving the daemon in-process, without its socket: the command-layer fuzzer feeds requests through
+/// the same handler the control socket calls, then lets the loop do what the answers set in motion.
+extension Daemon {
+    /// Answers `request` exactly as a client on the control socket would be answered.
+    public func answer(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        handle(request, from: PeerCredentials(pid: 0, uid: 0, gid: 0))
+    }
+
+    /// Dispatches whatever is ready on the loop without waiting (timers due, sink writes, redraws).
+    /// Returns false when the loop failed.
+    @discardableResult
+    public func runReadyWork(turns: Int = 1) -> Bool {
+        for _ in 0..<max(0, turns) {
+            do {
+                try loop.runOnce(timeout: .zero)
+            } catch {
+                logger.error("event loop failed: \(error)")
+                return false
+            }
+        }
+        return true
+    }
+}
