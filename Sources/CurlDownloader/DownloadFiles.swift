@@ -104,6 +104,24 @@ enum DownloadFiles {
         }
     }
 
+    /// The whole of a regular file of at most `limit` bytes; nil when it is missing, larger, or unreadable.
+    static func read(_ path: String, limit: Int64) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let got = bytes[offset...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            offset += got
+        }
+        return bytes
+    }
+
     /// Bytes an unprivileged writer may still use where `path` lives (statvfs: f_bavail × f_frsize).
     static func availableBytes(_ path: String) -> Int64? {
         var info = statvfs()

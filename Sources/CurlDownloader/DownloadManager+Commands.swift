@@ -74,7 +74,7 @@ extension DownloadManager {
             throw .cannotRemove("\(error)")
         }
         var freed: Int64 = 0
-        for role in [DownloadLayout.FileRole.audio, .partial, .transcript, .breathCues, .provenance] {
+        for role in DownloadLayout.sessionFileRoles {
             freed += DownloadFiles.size(path(role, id)) ?? 0
             removeFile(role, id)
         }
@@ -84,6 +84,7 @@ extension DownloadManager {
             running.release()
         }
         pendingResumes[id] = nil
+        keptEntries[id] = nil
         queueOrder.removeAll { $0 == id }
         log(.notice, "downloads: removed \(id) (\(ByteCountText.text(freed)) freed)")
         onChange?(id)

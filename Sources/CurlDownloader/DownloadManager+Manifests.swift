@@ -23,12 +23,21 @@ extension DownloadManager {
                     log(.warning, "downloads: manifest \(url): \(failure.reason)")
                 case .success(let bytes):
                     let parsed = CatalogParser.parseManifest(bytes, fileName: url.description, manifestURL: url)
-                    sourceSessions[index] = parsed.catalog.sessions
-                    sourceParseProblems[index] = parsed.problems
                     sources[index].state = .loaded(sessionCount: parsed.catalog.sessions.count)
                     log(.info, "downloads: manifest \(url): \(parsed.catalog.sessions.count) sessions")
+                    // A list that could not be read at all keeps the last good one (and its kept copy).
+                    if parsed.catalog.sessions.isEmpty && !parsed.problems.isEmpty && sourceSessions[index] != nil {
+                        sourceParseProblems[index] = parsed.problems
+                        break
+                    }
+                    sourceSessions[index] = parsed.catalog.sessions
+                    sourceParseProblems[index] = parsed.problems
+                    sourceEntries[index] = KeptSessionEntry.entries(inManifest: bytes)
+                    sources[index].remembered = false
+                    keepManifest(bytes, of: index)
                 }
                 rebuildRemoteSessions()
+                keepEntries(listedBy: index)
             }
         }
     }

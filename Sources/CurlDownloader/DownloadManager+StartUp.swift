@@ -26,6 +26,8 @@ extension DownloadManager {
         }
         let outcome = DownloadReconciler.reconcile(records: loaded, files: files, wall: moment().wall)
         apply(outcome)
+        loadKeptEntries()
+        loadKeptManifests()
     }
 
     func apply(_ outcome: ReconcileOutcome) {

@@ -279,6 +279,8 @@ extension DownloadManager {
                 try DownloadFiles.writeAtomically(bytes, to: path(role, id))
             }
             if running.sideFiles?[.breathCues] == nil { try DownloadFiles.remove(path(.breathCues, id)) }
+            // The entry that lets the session play and show with no network (KeptSessionEntry).
+            if let entry = entryBytes(for: id) { try DownloadFiles.writeAtomically(entry, to: path(.entry, id)) }
             running.writer?.close()
             running.writer = nil
             try DownloadFiles.rename(path(.partial, id), to: path(.audio, id))
@@ -286,6 +288,7 @@ extension DownloadManager {
             feed(id, .installFailed(writeFailure(error, running)))
             return
         }
+        keptEntries[id] = running.session
         do {
             try DownloadFiles.syncDirectory(directory)
         } catch {

@@ -67,6 +67,19 @@ public struct ManifestSourceStatus: Sendable, Hashable {
     public var state: State
     /// Entries of the manifest that were skipped, and why.
     public var problems: [ContentProblem]
+    /// The sessions it lists come from the copy of its manifest kept on the box: the source has not been
+    /// reached since the box started.
+    public var remembered = false
+
+    /// One line for people: "3 sessions", "3 sessions (kept list; not reached yet)", "failed: …".
+    public var summary: String {
+        switch state {
+        case .notLoaded: remembered ? "not reached yet; using the list kept on this box" : "not reached yet"
+        case .loading: remembered ? "loading; using the list kept on this box meanwhile" : "loading"
+        case .loaded(let count): count == 1 ? "1 session" : "\(count) sessions"
+        case .failed(let failure): failure.reason + (remembered ? " Using the list kept on this box." : "")
+        }
+    }
 }
 
 /// Downloads of remote sessions: manifests, transfers, verification, install, removal, start-up repair.
@@ -139,6 +152,10 @@ public final class DownloadManager {
     var sourceSessions: [Int: [Session]] = [:]
     var sourceParseProblems: [Int: [ContentProblem]] = [:]
     public internal(set) var remoteSessions: [Session] = []
+    /// Each source's raw session entries, from its latest list, to keep beside a download.
+    var sourceEntries: [Int: [ContentID: JSONValue]] = [:]
+    /// Downloaded sessions as their kept entries describe them (see DownloadManager+KeptLists.swift).
+    var keptEntries: [ContentID: Session] = [:]
     var verifier: CopyVerifier?
     private var eventQueue: [(ContentID, DownloadEvent)] = []
     private var draining = false
@@ -160,7 +177,7 @@ public final class DownloadManager {
         self.sources = configuration.manifestURLs.map { ManifestSourceStatus(url: $0, state: .notLoaded, problems: []) }
         self.multi = try CurlMulti(loop: loop, log: { message in log(.warning, "downloads: \(message)") })
         do {
-            try DownloadFiles.makeDirectories(directory)
+            try DownloadFiles.makeDirectories(directory + "/" + DownloadLayout.manifestCacheDirectoryName)
         } catch {
             throw DownloadSetupError("downloads folder: \(error)")
         }
@@ -186,6 +203,12 @@ public final class DownloadManager {
 
     /// The download status of a session; nil for bundled sessions and sessions no manifest or record knows.
     public func status(of id: ContentID) -> DownloadStatus? {
+        guard var status = statusIgnoringOffer(of: id) else { return nil }
+        status.offer = offer(of: id)
+        return status
+    }
+
+    private func statusIgnoringOffer(of id: ContentID) -> DownloadStatus? {
         guard !bundledSessionIDs.contains(id) else { return nil }
         if let running = downloads[id] { return DownloadStatus(job: running.job) }
         if verifier?.isAdopting(id) == true {
@@ -226,8 +249,16 @@ public final class DownloadManager {
                                breathCues: hasBreathCues ? path(.breathCues, id) : nil, provenance: path(.provenance, id))
     }
 
-    /// The remote session with this id, from the manifests.
-    public func remoteSession(_ id: ContentID) -> Session? { remoteSessions.first { $0.id == id } }
+    /// The remote session with this id: from the manifests, else from the entry kept with its copy.
+    public func remoteSession(_ id: ContentID) -> Session? { remoteSessions.first { $0.id == id } ?? keptSession(id) }
+
+    /// Every session this manager knows: the manifests' (in their order), then the downloaded copies no
+    /// list offers any more (by title), which still play from their kept entries.
+    public var sessions: [Session] {
+        let listed = Set(remoteSessions.map(\.id))
+        let keptOnly = keptEntries.values.filter { !listed.contains($0.id) && keptSession($0.id) != nil }
+        return remoteSessions + keptOnly.sorted { ($0.title, $0.id) < ($1.title, $1.id) }
+    }
 
     func path(_ role: DownloadLayout.FileRole, _ id: ContentID) -> String {
         directory + "/" + DownloadLayout.fileName(role, for: id)

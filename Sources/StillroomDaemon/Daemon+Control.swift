@@ -32,7 +32,7 @@ extension Daemon {
         case "volume": return volumeCommand(request)
         case "dismiss": return dismissCommand(request)
         case "sessions":
-            let remote = (downloads?.remoteSessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
+            let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
             return .success(.object(["sessions": .array((content.catalog.sessions + remote).map(sessionJSON))]))
         case "show": return withSession(request) { .success(sessionJSON($0)) }
         case "favorite": return favoriteCommand(request)

@@ -7,8 +7,9 @@ extension SQLiteStore: DownloadRecordStore {}
 
 /// Downloads: the manager on the loop, its sessions beside the bundled ones, commands over the socket.
 extension Daemon {
+    /// The manager runs whenever downloads may be on the box, sources configured or not: a copy made while
+    /// a source was configured still plays, from its kept entry, after the source is gone.
     func startDownloads() throws(StartupError) {
-        guard !options.manifestURLs.isEmpty else { return }
         let urls = options.manifestURLs.compactMap { try? RemoteURL(parsing: $0) }
         let hosts = Set(urls.map(\.host) + options.allowedHosts)
         let configuration = DownloadManager.Configuration(
@@ -23,11 +24,13 @@ extension Daemon {
                 }
             }
             manager.bundledSessionIDs = Set(content.catalog.sessions.map(\.id))
+            // Reconciled and the kept lists read before anything else starts: a resume offer after a power
+            // cut may name a downloaded session, and must find it with no network.
+            manager.start()
             manager.onChange = { [unowned self] id in downloadChanged(id) }
             manager.onManifestsChanged = { [unowned self] in refreshModel() }
-            manager.start()
-            manager.refreshManifests()
             downloads = manager
+            manager.refreshManifests()
         } catch {
             throw StartupError("downloads: \(error)")
         }
@@ -56,14 +59,17 @@ extension Daemon {
 
     func downloadsCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
         guard let downloads else {
-            return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))
+            return .failure(ControlError(.failed, "downloads are not available on this box (see the log)"))
         }
         let action = request.argument("action") ?? "list"
         if action == "list" {
             return .success(.object([
                 "downloads": .array(downloads.statuses.map(\.jsonValue)),
-                "sources": .array(downloads.manifestSources.map { .object(["url": .string($0.url.description), "state": .string("\($0.state)")]) }),
+                "sources": .array(downloads.manifestSources.map(Self.sourceJSON)),
             ]))
+        }
+        if action == "start" && downloads.manifestSources.isEmpty {
+            return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))
         }
         guard let raw = request.argument("session"), let id = try? ContentID(validating: raw) else {
             return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))
@@ -86,6 +92,17 @@ extension Daemon {
             return .failure(ControlError(Self.code(for: error), error.description))
         }
         return .success(downloads.status(of: id).map(\.jsonValue) ?? .null)
+    }
+
+    private static func sourceJSON(_ source: ManifestSourceStatus) -> JSONValue {
+        let state = switch source.state {
+        case .notLoaded: "not_loaded"
+        case .loading: "loading"
+        case .loaded: "loaded"
+        case .failed: "failed"
+        }
+        return .object(["url": .string(source.url.description), "state": .string(state), "summary": .string(source.summary),
+                        "remembered": .bool(source.remembered)])
     }
 
     private static func code(for error: DownloadCommandError) -> ControlError.Code {

@@ -97,7 +97,7 @@ extension Daemon {
         favouritesCache = favourites
         let notices = noticesCache ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
         noticesCache = notices
-        let remote = (downloads?.remoteSessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
+        let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
         let sessions = (content.catalog.sessions + remote).map { session in
             InterfaceModel.SessionItem(session: session, download: downloads?.status(of: session.id),
                                        isFavourite: favourites.contains(session.id.rawValue))

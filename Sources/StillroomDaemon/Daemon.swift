@@ -93,7 +93,7 @@ public final class Daemon {
         timeZone = LocalTimeZone(environment: environment, logger: logger)
         store = try Self.openStore(options, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
-        player = Self.restorePlayer(store: store, content: content, logger: logger)
+        player = PlayerMachine() // the resume offer is decided once downloaded sessions are known, below
         settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
@@ -106,6 +106,8 @@ public final class Daemon {
             perform(ledger.close(wall: wallMilliseconds))
             logger.info("practice: run closed after a long pause")
         }
+        try startDownloads()
+        player = restorePlayer()
         loop.onClockChange { [unowned self] in
             clockChanged()
             replanReminder()
@@ -134,7 +136,6 @@ public final class Daemon {
             pendingLabel = nil
         }
         try startInput()
-        try startDownloads()
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
         try startInterface()
@@ -255,10 +256,11 @@ public final class Daemon {
         }
     }
 
-    /// After a restart or a power cut: offer to resume the latest checkpoint, if its session still exists.
-    private static func restorePlayer(store: SQLiteStore, content: LoadedContent, logger: Logger) -> PlayerMachine {
+    /// After a restart or a power cut: offer to resume the latest checkpoint, if its session is still on
+    /// the box (bundled, or downloaded: from its kept entry, network or not).
+    private func restorePlayer() -> PlayerMachine {
         guard let saved = try? store.latestCheckpoint() else { return PlayerMachine() }
-        guard let id = try? ContentID(validating: saved.sessionID), let session = content.catalog.session(withID: id) else {
+        guard let id = try? ContentID(validating: saved.sessionID), let session = anySession(id), audioPath(of: session) != nil else {
             logger.info("resume: the saved session \(saved.sessionID) is no longer in the catalog")
             return PlayerMachine()
         }

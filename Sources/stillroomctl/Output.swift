@@ -50,7 +50,10 @@ enum Output {
         return sessions.map { session in
             let id = session["id"]?.stringValue ?? "?"
             let star = session["favorite"]?.boolValue == true ? "*" : " "
-            let place = session["onBox"]?.boolValue == true ? "on this box" : "download \(megabytes(session["bytes"]?.doubleValue))"
+            let offer = session["download"]?["offer"]?.stringValue
+            var place = session["onBox"]?.boolValue == true ? "on this box" : "download \(megabytes(session["bytes"]?.doubleValue))"
+            if offer == "withdrawn" { place += "; no longer offered" }
+            if offer == "remembered" && session["onBox"]?.boolValue != true { place += " when online" }
             return "\(star) \(id.padded(to: 22)) \((session["theme"]?.stringValue ?? "").padded(to: 8)) "
                 + "\(TimeText.clock(session["duration"]?.doubleValue ?? 0).leftPadded(to: 6))  \(session["title"]?.stringValue ?? "")  (\(place))"
         }.joined(separator: "\n")
@@ -61,7 +64,10 @@ enum Output {
             "\(result["title"]?.stringValue ?? "?") (\(result["id"]?.stringValue ?? "?"))",
             "Theme: \(result["theme"]?.stringValue ?? "?")   Length: \(TimeText.clock(result["duration"]?.doubleValue ?? 0))"
                 + (result["favorite"]?.boolValue == true ? "   Favourite" : ""),
-            result["onBox"]?.boolValue == true ? "On this box" : "Downloadable (\(megabytes(result["bytes"]?.doubleValue)))",
+            result["onBox"]?.boolValue == true
+                ? "On this box" + (result["download"]?["offer"]?.stringValue == "withdrawn" ? "; no longer offered by its source" : "")
+                : "Downloadable (\(megabytes(result["bytes"]?.doubleValue)))"
+                    + (result["download"]?["offer"]?.stringValue == "remembered" ? " when the box is online" : ""),
             "",
             result["description"]?.stringValue ?? "",
         ]
@@ -108,7 +114,8 @@ enum Output {
         let items = result["downloads"]?.arrayValue ?? []
         var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
         for source in result["sources"]?.arrayValue ?? [] {
-            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(source["state"]?.stringValue ?? "?")")
+            let said = source["summary"]?.stringValue ?? source["state"]?.stringValue ?? "?"
+            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(said)")
         }
         return lines.joined(separator: "\n")
     }

@@ -31,7 +31,10 @@ import Testing
         #expect(Files.read(files.transcript) == harness.transcript)
         #expect(Files.read(files.provenance) == harness.provenance)
         #expect(files.breathCues == nil)
-        #expect(harness.folder() == ["rain.mp3", "rain.provenance.json", "rain.transcript.vtt"])
+        #expect(harness.folder() == ["rain.mp3", "rain.provenance.json", "rain.session.json", "rain.transcript.vtt"])
+        // The whole entry is kept with the recording, and reads back as the session the manifest listed.
+        let kept = KeptSessionEntry.decode(Files.read(harness.file("rain.session.json")), fileName: "rain.session.json")
+        #expect((try? kept.get()) == harness.manager.remoteSessions.first { $0.id == H.rain })
         let record = try #require(harness.store.rows["rain"])
         #expect(record.state == .complete)
         #expect(record.localPath == "downloads/rain.mp3")

@@ -101,7 +101,7 @@ import Testing
             Files.write([1, 2, 3], to: harness.file("rain.transcript.vtt.tmp"))
             Files.write([1, 2, 3], to: harness.file("notes.txt"))
         }
-        #expect(harness.folder() == ["notes.txt", "rain.mp3", "rain.provenance.json", "rain.transcript.vtt"])
+        #expect(harness.folder() == ["notes.txt", "rain.mp3", "rain.provenance.json", "rain.session.json", "rain.transcript.vtt"])
         #expect(harness.state(H.rain) == .onThisBox)
         harness.expectConsistent()
     }
@@ -123,7 +123,9 @@ import Testing
         try harness.manager.download(H.rain)
         try harness.runUntilSettled(H.rain)
         #expect(harness.manager.removalPrompt(for: H.rain) == "Remove \u{201C}Rain\u{201D} from this box? It frees 200.0 kB. You can download it again later.")
-        #expect(try harness.manager.remove(H.rain) == 200_000 + Int64(harness.transcript.count + harness.provenance.count))
+        let entryBytes = Int64(Files.read(harness.file("rain.session.json")).count)
+        #expect(entryBytes > 0)
+        #expect(try harness.manager.remove(H.rain) == 200_000 + Int64(harness.transcript.count + harness.provenance.count) + entryBytes)
         #expect(harness.folder().isEmpty)
         #expect(harness.store.rows["rain"] == nil)
         #expect(harness.state(H.rain) == .available)

@@ -6,6 +6,7 @@
 /// | `<id>.mp3` | the verified recording |
 /// | `<id>.mp3.part` | a recording being downloaded |
 /// | `<id>.transcript.vtt`, `<id>.breath.json`, `<id>.provenance.json` | the files that come with it |
+/// | `<id>.session.json` | the session's whole manifest entry, so it plays and shows with no network |
 /// | `<name>.tmp` | a side file being written (never valid after a restart) |
 public enum DownloadLayout {
     /// The folder under the data directory.
@@ -17,6 +18,8 @@ public enum DownloadLayout {
         case transcript
         case breathCues
         case provenance
+        /// The manifest entry (title, theme, description, licence…) kept with the recording.
+        case entry
         /// A side file being written; removed at start-up.
         case temporary
 
@@ -27,6 +30,7 @@ public enum DownloadLayout {
             case .transcript: "transcript.vtt"
             case .breathCues: "breath.json"
             case .provenance: "provenance.json"
+            case .entry: "session.json"
             case .temporary: "tmp"
             }
         }
@@ -40,6 +44,12 @@ public enum DownloadLayout {
 
     /// The temporary name a side file is written under before its rename.
     public static func temporaryName(for finalName: String) -> String { finalName + ".tmp" }
+
+    /// Every role a session's files can have on the box, the temporary excepted: what removal deletes.
+    public static let sessionFileRoles: [FileRole] = [.audio, .partial, .transcript, .breathCues, .provenance, .entry]
+
+    /// The folder inside the downloads folder where the last good copy of each source's manifest is kept.
+    public static let manifestCacheDirectoryName = "sources"
 
     /// The recording's path relative to the data directory, as `AudioDownloadRecord.localPath` keeps it.
     public static func localPath(for id: ContentID) -> String { "\(directoryName)/\(fileName(.audio, for: id))" }

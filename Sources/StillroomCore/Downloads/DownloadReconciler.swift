@@ -89,7 +89,7 @@ public enum DownloadReconciler {
         let hasSideFiles = files[.transcript] != nil && files[.provenance] != nil
         let sizeMatches = audio != nil && (record.bytesTotal == nil || audio?.size == record.bytesTotal)
         func deleteAll(except kept: Set<DownloadLayout.FileRole> = []) {
-            for role in [DownloadLayout.FileRole.audio, .partial, .transcript, .breathCues, .provenance] where !kept.contains(role) {
+            for role in DownloadLayout.sessionFileRoles where !kept.contains(role) {
                 if let file = files[role] { outcome.actions.append(.deleteFile(file.name)) }
             }
         }
@@ -180,7 +180,7 @@ public enum DownloadReconciler {
             }
             return outcome
         }
-        for role in [DownloadLayout.FileRole.audio, .transcript, .breathCues, .provenance] {
+        for role in DownloadLayout.sessionFileRoles where role != .partial {
             outcome.actions.append(.deleteFile(DownloadLayout.fileName(role, for: id)))
         }
         switch record.state {

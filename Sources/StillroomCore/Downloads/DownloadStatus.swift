@@ -17,8 +17,20 @@ public struct DownloadStatus: Sendable, Hashable {
         case failed
     }
 
+    /// Whether a download source offers the session now, as far as the box knows.
+    public enum Offer: String, Sendable, Hashable {
+        /// A manifest fetched since the box started lists it.
+        case current
+        /// Only the copy of a manifest kept on the box lists it (the source has not been reached since the
+        /// box started): it can be downloaded once the box is online.
+        case remembered
+        /// Every source's latest list leaves it out; a copy on the box still plays, from its kept entry.
+        case withdrawn
+    }
+
     public var sessionID: String
     public var state: State
+    public var offer: Offer
     public var bytesDone: Int64
     /// The manifest's size, when known.
     public var bytesTotal: Int64?
@@ -30,9 +42,11 @@ public struct DownloadStatus: Sendable, Hashable {
     public var previousCopyOnThisBox: Bool
 
     public init(sessionID: String, state: State, bytesDone: Int64 = 0, bytesTotal: Int64? = nil,
-                failure: DownloadFailure? = nil, retryAt: MonotonicInstant? = nil, previousCopyOnThisBox: Bool = false) {
+                failure: DownloadFailure? = nil, retryAt: MonotonicInstant? = nil, previousCopyOnThisBox: Bool = false,
+                offer: Offer = .current) {
         self.sessionID = sessionID
         self.state = state
+        self.offer = offer
         self.bytesDone = bytesDone
         self.bytesTotal = bytesTotal
         self.failure = failure
@@ -97,6 +111,8 @@ public struct DownloadStatus: Sendable, Hashable {
     public func summary(now: MonotonicInstant? = nil) -> String {
         let size = bytesTotal.map { ByteCountText.text($0) }
         switch state {
+        case .available where offer == .remembered:
+            return size.map { "Available to download when the box is online (\($0))" } ?? "Available to download when the box is online"
         case .available:
             return size.map { "Available to download (\($0))" } ?? "Available to download"
         case .queued:
@@ -117,7 +133,8 @@ public struct DownloadStatus: Sendable, Hashable {
         case .verifying:
             return "Checking the download"
         case .onThisBox:
-            return size.map { "On this box (\($0))" } ?? "On this box"
+            let text = size.map { "On this box (\($0))" } ?? "On this box"
+            return offer == .withdrawn ? text + "; no longer offered" : text
         case .cancelled:
             return previousCopyOnThisBox ? "Update cancelled; the earlier copy is still on this box" : "Download cancelled"
         case .failed:
@@ -136,6 +153,7 @@ public struct DownloadStatus: Sendable, Hashable {
             "bytesDone": .number(Double(bytesDone)),
             "previousCopy": .bool(previousCopyOnThisBox),
             "summary": .string(summary()),
+            "offer": .string(offer.rawValue),
         ]
         if let bytesTotal { members["bytesTotal"] = .number(Double(bytesTotal)) }
         if let percent { members["percent"] = .number(Double(percent)) }

@@ -79,6 +79,7 @@ extension Canvas {
                     lines.append(("On this box", false))
                 } else {
                     lines.append(("Not on this box yet" + (size.map { " \u{00B7} \($0) to download" } ?? ""), false))
+                    if status.offer == .remembered { lines.append(("Downloads when the box is online", false)) }
                 }
             case .queued:
                 lines.append(("Waiting to download" + (size.map { " \u{00B7} \($0)" } ?? ""), false))
@@ -93,6 +94,7 @@ extension Canvas {
                 progress = 1
             case .onThisBox:
                 lines.append(("On this box" + (size.map { " \u{00B7} \($0)" } ?? "") + " \u{00B7} plays without a network", false))
+                if status.offer == .withdrawn { lines.append(("No longer offered by its source; remove it when you like", false)) }
             case .failed:
                 lines.append(((status.previousCopyOnThisBox ? "Update failed. The earlier copy still plays." : "Download failed."), true))
             }

@@ -85,13 +85,14 @@ public enum InterfaceText {
         switch status.state {
         case .available, .cancelled:
             if status.previousCopyOnThisBox { return "On this box" }
+            if status.offer == .remembered { return "Download when online" + (size.map { " \u{00B7} \($0)" } ?? "") }
             return size.map { "Download \u{00B7} \($0)" } ?? "Download"
         case .queued: return "Waiting to download"
         case .downloading:
             if let percent = status.percent { return "Downloading \(percent)%" }
             return "Downloading"
         case .verifying: return "Checking the download"
-        case .onThisBox: return "On this box"
+        case .onThisBox: return status.offer == .withdrawn ? "On this box \u{00B7} no longer offered" : "On this box"
         case .failed: return status.previousCopyOnThisBox ? "On this box \u{00B7} update failed" : "Download failed"
         }
     }
