@@ -42,6 +42,12 @@ final class Connection {
         /// database that may be set aside, so that all its files keep their bytes. SQLite then keeps the
         /// WAL index in heap memory. Needs an existing -shm.
         case readOnlyUntouched
+        /// Read only from media that cannot be written at all (URI parameter immutable=1): no locks, no
+        /// -shm. A WAL database on a read-only file system with no -shm beside it opens no other way. What
+        /// only the -wal holds is not seen.
+        case immutable
+        /// A private database in memory (the path is ignored).
+        case memory
     }
 
     /// Opens `path` (always with NOMUTEX: one thread uses a connection) through the VFS named `vfs`, or
@@ -57,6 +63,12 @@ final class Connection {
         case .readOnlyUntouched:
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + uriEscaped(path) + "?mode=ro&readonly_shm=1"
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + uriEscaped(path) + "?mode=ro&immutable=1"
+        case .memory:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY
+            name = ":memory:"
         }
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(name, &db, flags, vfs)

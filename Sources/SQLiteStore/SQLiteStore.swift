@@ -147,10 +147,26 @@ public final class SQLiteStore {
             throw StoreError.store(.cannotOpen, operation: operation, message: "no database file at \(path)",
                                    code: SQLITE_CANTOPEN)
         }
-        let connection = try Connection.open(path: path, mode: .readOnly, operation: operation)
-        connection.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
+        let connection: Connection
+        let version: Int
+        do throws(StoreError) {
+            let plain = try Connection.open(path: path, mode: .readOnly, operation: operation)
+            plain.setBusyTimeout(milliseconds: Int32(clamping: busyTimeoutMilliseconds))
+            do throws(StoreError) {
+                version = try Schema.userVersion(plain, operation: operation)
+            } catch {
+                plain.close()
+                throw error
+            }
+            connection = plain
+        } catch let error where error.kind == .cannotOpen {
+            // A WAL database in a folder that cannot be written (a card remounted read-only) opens read-only
+            // only with a -shm beside it, or one SQLite can create; without, SQLite is told the file cannot
+            // change. (While the daemon writes, its -shm is there and this path is never taken.)
+            connection = try Connection.open(path: path, mode: .immutable, operation: operation)
+            version = try Schema.userVersion(connection, operation: operation)
+        }
         let store = SQLiteStore(connection: connection, path: path, isReadOnly: true)
-        let version = try Schema.userVersion(connection, operation: operation)
         if version > schemaVersion {
             throw StoreError.store(.schemaTooNew, operation: operation,
                                    message: "schema version \(version) is newer than this build's \(schemaVersion)")
@@ -161,6 +177,15 @@ public final class SQLiteStore {
                                        + "start the daemon once to migrate it")
         }
         return store
+    }
+
+    /// An empty database in memory with this build's schema, refusing every write (`readOnly`): what the
+    /// daemon reads from when the data partition holds no usable database and nothing can be written.
+    public static func openEmptyReadOnly() throws(StoreError) -> SQLiteStore {
+        let connection = try Connection.open(path: ":memory:", mode: .memory, operation: "open in memory")
+        try Schema.migrate(connection, from: 0)
+        try connection.execute("PRAGMA query_only = 1", operation: "open in memory")
+        return SQLiteStore(connection: connection, path: ":memory:", isReadOnly: true)
     }
 
     private enum Inspection {

@@ -102,6 +102,10 @@ extension Daemon {
 
     private func dismissCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
         if let id = request.arguments["notice"]?.integerValue {
+            if Int64(id) == Self.storageNoticeID && storageNotice != nil {
+                storageNoticeDismissed = true
+                return .success(statusJSON())
+            }
             guard (try? store.dismissNotice(id: Int64(id), now: UnixMilliseconds(date: loop.wallNow))) == true else {
                 return .failure(ControlError(.notFound, "no open notice \(id); see stillroomctl status"))
             }

@@ -17,6 +17,7 @@ extension Daemon {
         } catch {
             check("database", false, "\(error)", fix: "check the data folder's disk and permissions")
         }
+        checks.append(storageCheck())
         check("content", content.problems.isEmpty,
               content.problems.isEmpty ? "\(content.catalog.sessions.count) sessions, every file present and measured"
                                        : "\(content.problems.count) problems: \(content.problems.first ?? "")",

@@ -9,7 +9,7 @@ extension SQLiteStore: DownloadRecordStore {}
 extension Daemon {
     /// The manager runs whenever downloads may be on the box, sources configured or not: a copy made while
     /// a source was configured still plays, from its kept entry, after the source is gone.
-    func startDownloads() throws(StartupError) {
+    func startDownloads() {
         let urls = options.manifestURLs.compactMap { try? RemoteURL(parsing: $0) }
         let hosts = Set(urls.map(\.host) + options.allowedHosts)
         let configuration = DownloadManager.Configuration(
@@ -32,7 +32,9 @@ extension Daemon {
             downloads = manager
             manager.refreshManifests()
         } catch {
-            throw StartupError("downloads: \(error)")
+            // Bundled sessions play without downloads; a downloads folder that cannot be made (a read-only
+            // card at first boot) must not stop the box.
+            logger.error("downloads: \(error); downloaded sessions are not available")
         }
     }
 

@@ -95,8 +95,9 @@ extension Daemon {
     private func buildModel() -> InterfaceModel {
         let favourites = favouritesCache ?? Set(((try? store.favorites()) ?? []).map(\.sessionID))
         favouritesCache = favourites
-        let notices = noticesCache ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
-        noticesCache = notices
+        let stored = noticesCache ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
+        noticesCache = stored
+        let notices = (storageNotice.map { [$0] } ?? []) + stored
         let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
         let sessions = (content.catalog.sessions + remote).map { session in
             InterfaceModel.SessionItem(session: session, download: downloads?.status(of: session.id),
@@ -228,7 +229,11 @@ extension Daemon {
             case .run(let id): _ = deleteHistory(run: id)
             }
         case .dismissNotice(let id):
-            _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
+            if id == Self.storageNoticeID {
+                storageNoticeDismissed = true // until the next start; doctor still says it
+            } else {
+                _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
+            }
             if reminder.cardShowing { reminder.cardSeen() }
             storedChanged = true
         case .scheduleTimer(let kind, let at):

@@ -66,13 +66,13 @@ extension Daemon {
                                              now: UnixMilliseconds(date: loop.wallNow))
                 logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
             } catch {
-                logger.error("checkpoint not saved: \(error)")
+                storeWriteFailed(error, "checkpoint")
             }
         case .clearCheckpoint(let id):
             do {
                 _ = try store.clearCheckpoint(sessionID: id)
             } catch {
-                logger.error("checkpoint not cleared: \(error)")
+                storeWriteFailed(error, "checkpoint clearing")
             }
         case .scheduleCheckpoint(let at):
             checkpointTimer.schedule(at: at)

@@ -75,7 +75,7 @@ extension Daemon {
                     if ledger.open?.record.id == record.id { ledger.didSave(id: record.id!) }
                 }
             } catch {
-                logger.error("practice run not saved: \(error)")
+                storeWriteFailed(error, "practice run")
             }
         }
     }

@@ -51,10 +51,11 @@ extension Daemon {
         } else {
             status["lastCheckpoint"] = .null
         }
-        let notices = (try? store.notices()) ?? []
+        let notices = (storageNotice.map { [$0] } ?? []) + ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
         status["notices"] = .array(notices.map { notice in
             .object(["id": .number(Double(notice.id)), "kind": .string(notice.kind.rawValue), "message": .string(notice.message)])
         })
+        status["storage"] = storageProblem.map { .object(["canSave": false, "problem": .string($0)]) } ?? .object(["canSave": true])
         return .object(status)
     }
 

@@ -40,7 +40,7 @@ extension Daemon {
             _ = try store.insertPracticeRun(run)
             historySummary = nil // the history screen's silent minutes changed
         } catch {
-            logger.error("silent practice not saved: \(error)")
+            storeWriteFailed(error, "silent practice")
         }
     }
 

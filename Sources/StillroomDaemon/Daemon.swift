@@ -78,11 +78,15 @@ public final class Daemon {
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
     private(set) var exitStatus: Int32 = 0
+    /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
+    var storageProblem: String?
+    var storageNoticeDismissed = false
 
     public init(options: DaemonOptions, environment: [String: String], logger: Logger) throws(StartupError) {
         self.options = options
         self.logger = logger
         try Self.checkPaths(options)
+        let dataProblem = Self.dataDirectoryProblem(options.dataDirectory)
         do {
             loop = try EventLoop(timeWarpFactor: options.timeWarp)
         } catch {
@@ -91,7 +95,7 @@ public final class Daemon {
         notifier = SystemdNotifier(environment: environment)
         clockTrusted = SystemClocks.isWallClockSynchronized()
         timeZone = LocalTimeZone(environment: environment, logger: logger)
-        store = try Self.openStore(options, logger: logger, now: loop.wallNow)
+        (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = PlayerMachine() // the resume offer is decided once downloaded sessions are known, below
         settings = Self.loadSettings(store: store, logger: logger)
@@ -106,7 +110,7 @@ public final class Daemon {
             perform(ledger.close(wall: wallMilliseconds))
             logger.info("practice: run closed after a long pause")
         }
-        try startDownloads()
+        startDownloads()
         player = restorePlayer()
         loop.onClockChange { [unowned self] in
             clockChanged()
@@ -144,6 +148,7 @@ public final class Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         notifier.ready(status: "Ready")
+        if storageProblem != nil { announceStorageProblem() }
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
         do {
@@ -198,8 +203,8 @@ public final class Daemon {
 
     // MARK: Start-up pieces
 
+    /// Paths the box cannot run without. The data folder is not one: a read-only card still plays.
     private static func checkPaths(_ options: DaemonOptions) throws(StartupError) {
-        try Directories.prepareWritable(options.dataDirectory, purpose: "data directory")
         try Directories.checkReadable(options.contentDirectory, purpose: "content directory")
         try Directories.checkReadableFile(options.contentDirectory + "/catalog.json", purpose: "catalog")
         try Directories.prepareWritable(Directories.parent(of: options.socketPath), purpose: "socket directory")
@@ -226,7 +231,7 @@ public final class Daemon {
         do {
             try store.setSetting(key, to: settings.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
         } catch {
-            logger.error("setting \(key) not saved: \(error)")
+            storeWriteFailed(error, "setting \(key)")
         }
     }
 
@@ -242,19 +247,6 @@ public final class Daemon {
     }
 
     static func databasePath(_ options: DaemonOptions) -> String { options.dataDirectory + "/stillroom.db" }
-
-    private static func openStore(_ options: DaemonOptions, logger: Logger, now: Date) throws(StartupError) -> SQLiteStore {
-        do {
-            let opened = try SQLiteStore.open(path: databasePath(options), now: UnixMilliseconds(date: now))
-            switch opened.outcome {
-            case .movedAside: logger.error("database: \(opened.outcome)")
-            default: logger.info("database: \(opened.outcome)")
-            }
-            return opened.store
-        } catch {
-            throw StartupError("cannot open the database \(databasePath(options)): \(error)")
-        }
-    }
 
     /// After a restart or a power cut: offer to resume the latest checkpoint, if its session is still on
     /// the box (bundled, or downloaded: from its kept entry, network or not).

@@ -159,11 +159,27 @@ struct Offline {
         } catch {
             checks.append(.object(["check": "content", "ok": false, "detail": .string("\(error)"), "fix": "reinstall the content package"]))
         }
+        checks.append(storageCheck())
         var info = statvfs()
         let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
         checks.append(.object(["check": "disk space", "ok": .bool(free >= 64 << 20), "detail": .string("\(free >> 20) MB free"),
                                "fix": "remove downloaded sessions to make room"]))
         return .object(["checks": .array(checks), "ok": false])
+    }
+
+    /// Whether the data folder takes a write: a file made and removed (after an ext4 error the kernel
+    /// refuses writes while access(2) still says yes).
+    func storageCheck() -> JSONValue {
+        let probe = invocation.dataDirectory + "/.write-probe"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let problem = fd >= 0 ? nil : String(cString: strerror(errno))
+        if fd >= 0 {
+            close(fd)
+            unlink(probe)
+        }
+        return .object(["check": "storage", "ok": .bool(problem == nil),
+                        "detail": .string(problem.map { "\(invocation.dataDirectory) cannot be written: \($0)" } ?? "\(invocation.dataDirectory) can be written"),
+                        "fix": .string(problem == nil ? "" : "the card is read-only or failing (see dmesg): back up the data folder, check or replace the card")])
     }
 
     // MARK: Pieces

@@ -138,6 +138,7 @@ public enum InterfaceText {
         case .outputLost: return "No sound output"
         case .downloadFailed: return "A download failed"
         case .reminder: return "Time for a pause"
+        case .storageReadOnly: return "Nothing can be saved"
         default: return "Notice"
         }
     }
@@ -154,6 +155,8 @@ public enum InterfaceText {
             return "Open the session in the library to try again, or remove it to free the space."
         case .reminder:
             return "Press PLAY to start a session, or dismiss this card."
+        case .storageReadOnly:
+            return "Listen as usual; when the box restarts it will try again. Dismissing this card hides it until then."
         default:
             return "Dismiss it when you have read it."
         }

@@ -5,6 +5,8 @@ public struct NoticeKind: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// The database failed its check at start and was set aside; the store started fresh.
     public static let databaseMovedAside = NoticeKind(rawValue: "database-moved-aside")
+    /// The data partition cannot be written: nothing new can be saved (never stored; the daemon shows it live).
+    public static let storageReadOnly = NoticeKind(rawValue: "storage-read-only")
 
     public var description: String { rawValue }
 }

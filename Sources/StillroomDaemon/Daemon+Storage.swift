@@ -1,0 +1,104 @@
+import ControlProtocol
+import FoundationEssentials
+import Glibc
+import SQLiteStore
+import StillroomCore
+
+/// A card that cannot be written must never silence the box. ext4 remounts itself read-only after a card
+/// error; a downgraded firmware meets a database from a newer one; a card can be too full to create the
+/// database at first boot. In each case the box starts (or keeps running), plays what is on it, reads what
+/// it can, and says — on the screen, aloud when spoken labels are on, in `status` and `doctor` — that
+/// nothing new can be kept.
+extension Daemon {
+    /// The notice that stands for `storageProblem` on the home screen and in `status`. It is not stored
+    /// (nothing can be), so it has an id no stored notice has.
+    static let storageNoticeID: Int64 = -1
+
+    /// What the screen and the voice say when nothing can be saved.
+    static let storageNoticeMessage = "The memory card cannot be written, so nothing new can be kept: not your place in a "
+        + "session, your practice, favourites or settings. Sessions on the box still play. The card may be failing; "
+        + "a maintainer can see what is wrong with stillroomctl doctor."
+
+    /// Why the data folder cannot be written, or nil when it can (it is made if missing).
+    static func dataDirectoryProblem(_ path: String) -> String? {
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o750) != 0 && errno != EEXIST {
+                return "the data folder \(path) cannot be created (\(built): \(String(cString: strerror(errno))))"
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return "the data folder \(path) is not a folder" }
+        // A write, not access(2): after an ext4 error the kernel refuses writes (emergency read-only) while
+        // access(W_OK) and statvfs still say the file system is writable.
+        let probe = path + "/.write-probe"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "the data folder \(path) cannot be written (\(String(cString: strerror(errno))))" }
+        close(fd)
+        unlink(probe)
+        return nil
+    }
+
+    /// Opens the database for writing; when that cannot be done, for reading (what was saved still shows:
+    /// history, settings, the place to resume); when even that fails, an empty one in memory. The second
+    /// value says why nothing can be saved, or is nil.
+    static func openStore(_ options: DaemonOptions, dataProblem: String?, logger: Logger, now: Date) -> (SQLiteStore, String?) {
+        let path = databasePath(options)
+        var problem = dataProblem
+        if problem == nil {
+            do {
+                let opened = try SQLiteStore.open(path: path, now: UnixMilliseconds(date: now))
+                switch opened.outcome {
+                case .movedAside: logger.error("database: \(opened.outcome)")
+                default: logger.info("database: \(opened.outcome)")
+                }
+                return (opened.store, nil)
+            } catch {
+                problem = "the database \(path) cannot be opened for writing: \(error)"
+            }
+        }
+        logger.error("storage: \(problem!); nothing can be saved until this is put right")
+        if let store = try? SQLiteStore.openReadOnly(path: path) {
+            logger.notice("database: opened read-only; what was saved before still shows")
+            return (store, problem)
+        }
+        do {
+            logger.notice("database: nothing could be read; starting with empty data in memory")
+            return (try SQLiteStore.openEmptyReadOnly(), problem)
+        } catch {
+            // SQLite could not even make a database in memory: nothing on this box would work.
+            fatalError("cannot open a database in memory: \(error)")
+        }
+    }
+
+    /// A write to the store failed: logged, and if the card has become read-only since start, said.
+    func storeWriteFailed(_ error: any Error, _ what: String) {
+        logger.error("\(what) not saved: \(error)")
+        guard storageProblem == nil, let problem = Self.dataDirectoryProblem(options.dataDirectory) else { return }
+        storageProblem = problem
+        logger.error("storage: \(problem); nothing can be saved until this is put right")
+        announceStorageProblem()
+    }
+
+    /// Shows the notice (the model picks it up) and speaks it once when spoken labels are on.
+    func announceStorageProblem() {
+        refreshModel()
+        if settings.spokenLabels { speakNow("Nothing can be saved. " + Self.storageNoticeMessage) }
+    }
+
+    /// The live notice for the screen, while the problem stands and the owner has not dismissed it.
+    var storageNotice: InterfaceModel.Notice? {
+        guard storageProblem != nil, !storageNoticeDismissed else { return nil }
+        return InterfaceModel.Notice(id: Self.storageNoticeID, kind: .storageReadOnly, message: Self.storageNoticeMessage)
+    }
+
+    /// The `doctor` line for storage.
+    func storageCheck() -> JSONValue {
+        let problem = storageProblem ?? Self.dataDirectoryProblem(options.dataDirectory)
+        return .object(["check": "storage", "ok": .bool(problem == nil),
+                        "detail": .string(problem ?? "\(options.dataDirectory) can be written"),
+                        "fix": .string(problem == nil ? "" : "the card is read-only or failing (see dmesg for ext4 or mmc errors): "
+                            + "back up \(options.dataDirectory), check or replace the card; sessions still play meanwhile")])
+    }
+}

@@ -1,0 +1,100 @@
+import Glibc
+import StillroomCore
+import TestSupport
+import Testing
+
+/// A card that fails: ext4 turns itself read-only after an error, and the box must keep playing, read what
+/// it saved, and say that nothing new can be kept. Each test puts the data folder on a real loop-mounted
+/// ext4 file system with errors=remount-ro and triggers a real ext4 error. (Found by using the box: the
+/// daemon exited "cannot start … not writable" and systemd restarted it forever; the box was silent.)
+@Suite(.serialized) struct ReadOnlyCardTests {
+    func card(for harness: DaemonHarness) throws -> Ext4Card {
+        var why = ""
+        let card = Ext4Card(mountPoint: harness.dataDirectory, why: &why)
+        return try #require(card, "\(why)")
+    }
+
+    func json(_ text: String) -> JSONValue { (try? JSONValue.parse(Array(text.utf8))) ?? .null }
+
+    func storageNotice(_ status: JSONValue) -> JSONValue? {
+        status["notices"]?.arrayValue?.first { $0["kind"]?.stringValue == "storage-read-only" }
+    }
+
+    @Test func aCardThatFailsWhileListeningKeepsPlayingAndSaysNothingCanBeSaved() throws {
+        let harness = DaemonHarness()
+        let card = try card(for: harness)
+        harness.start()
+        #expect(harness.ctl("play", "long").status == 0)
+        _ = harness.waitForStatus { ($0.contains("\"state\":\"playing\"")) && (ControlJSON.number("position", in: $0) ?? 0) >= 1 }
+        card.fail()
+        #expect(card.refusesWrites)
+        // The pause's checkpoint is the first write to meet the failed card.
+        #expect(harness.ctl("pause").status == 0)
+        let said = json(harness.waitForStatus { $0.contains("storage-read-only") })
+        #expect(storageNotice(said) != nil, "\(said)")
+        #expect(said["storage"]?["canSave"]?.boolValue == false)
+        #expect(harness.ctl("resume").status == 0)
+        let playing = harness.waitForStatus { ($0.contains("\"state\":\"playing\"")) && (ControlJSON.number("position", in: $0) ?? 0) >= 3 }
+        #expect(playing.contains("\"session\":\"long\""))
+        let doctor = harness.ctl("doctor", "--json")
+        #expect(doctor.status != 0)
+        let storage = json(doctor.stdout)["checks"]?.arrayValue?.first { $0["check"]?.stringValue == "storage" }
+        #expect(storage?["ok"]?.boolValue == false, "\(doctor.stdout)")
+        #expect(storage?["detail"]?.stringValue?.contains("Read-only file system") == true, "\(doctor.stdout)")
+        let (status, log) = harness.stop()
+        #expect(status == 0)
+        #expect(log.contains("<3>storage: "), "\(log)")
+    }
+
+    @Test func aBoxStartedOnAReadOnlyCardPlaysReadsWhatWasSavedAndSaysSo() throws {
+        let harness = DaemonHarness()
+        let card = try card(for: harness)
+        harness.start()
+        #expect(harness.ctl("play", "long").status == 0)
+        #expect(harness.ctl("seek", "0:12").status == 0)
+        #expect(harness.ctl("pause").status == 0)
+        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        #expect(harness.ctl("favorite", "add", "sweep").status == 0)
+        #expect(harness.ctl("volume", "35").status == 0)
+        harness.stop()
+        card.fail()
+
+        harness.start() // before: "cannot start: data directory … is not writable", exit 1, restarted forever
+        let status = json(harness.ctl("status", "--json").stdout)
+        #expect(status["daemon"]?.boolValue == true)
+        #expect(storageNotice(status)?["message"]?.stringValue?.contains("nothing new can be kept") == true, "\(status)")
+        // What was saved still shows: the place to resume, the volume, the favourite.
+        #expect(status["resumeOffer"]?["session"]?.stringValue == "long", "\(status)")
+        #expect(status["volume"]?.doubleValue == 35)
+        #expect(harness.ctl("sessions", "--favorites").stdout.contains("sweep"))
+        #expect(harness.ctl("play").status == 0)
+        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") && (ControlJSON.number("position", in: $0) ?? 0) >= 8 }
+        #expect(playing.contains("\"session\":\"long\""))
+        // A change that cannot be kept is refused, not claimed.
+        #expect(harness.ctl("favorite", "add", "long").status != 0)
+        harness.stop()
+
+        // The CLI with the daemon down reads the read-only database too; it does not claim there is none.
+        let history = harness.ctl("history", "recent", "--json")
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("\"recent\""), "\(history.stdout)")
+        let doctor = json(harness.ctl("doctor", "--json").stdout)
+        let checks = doctor["checks"]?.arrayValue ?? []
+        #expect(checks.first { $0["check"]?.stringValue == "database" }?["ok"]?.boolValue == true, "\(doctor)")
+        #expect(checks.first { $0["check"]?.stringValue == "storage" }?["ok"]?.boolValue == false, "\(doctor)")
+        #expect(json(harness.ctl("status", "--json").stdout)["lastCheckpoint"]?["session"]?.stringValue == "long")
+    }
+
+    @Test func aFirstBootOnAFailedCardStillPlays() throws {
+        let harness = DaemonHarness()
+        let card = try card(for: harness)
+        card.fail()
+        harness.start()
+        #expect(harness.ctl("play", "sweep").status == 0)
+        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
+        #expect(storageNotice(json(playing)) != nil, "\(playing)")
+        let (status, log) = harness.stop()
+        #expect(status == 0)
+        #expect(log.contains("nothing could be read; starting with empty data in memory"), "\(log)")
+    }
+}
