@@ -115,6 +115,7 @@ public final class Daemon {
             replanReminder()
         }
         applySettings()
+        replaceRefusedStoredSettings()
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
                                               handler: { [unowned self] request, peer in handle(request, from: peer) })

@@ -6,6 +6,10 @@ public struct NoticeKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The database failed its check at start and was set aside; the store started fresh.
     public static let databaseMovedAside = NoticeKind(rawValue: "database-moved-aside")
 
+    /// A stored setting was refused at start (damaged, or allowed by an older version) and replaced by
+    /// its default.
+    public static let settingReplaced = NoticeKind(rawValue: "setting-replaced")
+
     public var description: String { rawValue }
 }
 
