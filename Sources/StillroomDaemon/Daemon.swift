@@ -219,15 +219,24 @@ public final class Daemon {
     /// Whether the night display and night cap apply now.
     var isNight: Bool { settings.isNight(atMinuteOfDay: localMinuteOfDay) }
 
-    /// Changes a setting, applies it and stores it; the error says what the key takes.
-    func change(setting key: String, to value: String) throws(SettingError) {
-        try settings.set(key, to: value)
-        applySettings()
+    /// Changes a setting: checks it, stores it, and only then applies it, so what the box does is always
+    /// what a restart would find. A value the key does not take, or one the card has no room to save,
+    /// leaves the setting as it was; the error says which.
+    func change(setting key: String, to value: String) throws(SettingChangeError) {
+        var changed = settings
         do {
-            try store.setSetting(key, to: settings.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
+            try changed.set(key, to: value)
+        } catch {
+            throw .refused(error)
+        }
+        do {
+            try store.setSetting(key, to: changed.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
         } catch {
             logger.error("setting \(key) not saved: \(error)")
+            throw .notSaved(key: key, kept: settings.value(of: key), error)
         }
+        settings = changed
+        applySettings()
     }
 
     func applySettings() {
