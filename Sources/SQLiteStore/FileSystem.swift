@@ -48,6 +48,13 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw errnoError(operation: operation, what: "fsync directory \(directory)") }
     }
 
+    /// Bytes an unprivileged writer may still use on the file system holding `path` (statvfs), or nil.
+    static func availableBytes(_ path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
     /// The companion files SQLite keeps beside a database; they belong to its state and move with it.
     static let companionSuffixes = ["-wal", "-shm", "-journal"]
 

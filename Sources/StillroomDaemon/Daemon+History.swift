@@ -55,27 +55,30 @@ extension Daemon {
         }
     }
 
-    /// Deletes one run, or all of them (`run` nil), and purges them from the files.
+    /// Deletes one run, or all of them (`run` nil). The runs are gone from the history when the deletion
+    /// commits; wiping them from the files follows at once when the card has room, or later (Daemon+Purge):
+    /// the answer says which, as `wiped`.
     func deleteHistory(run: Int64?) -> Result<JSONValue, ControlError> {
         defer { refreshModel(historyChanged: true) }
+        let count: Int
         do {
             if let run {
                 guard try store.deletePracticeRun(id: run) else {
                     return .failure(ControlError(.notFound, "no practice run \(run); see stillroomctl history recent"))
                 }
                 if ledger.open?.record.id == run { ledger = PracticeLedger() }
-                try store.purgeDeletedData()
-                logger.notice("practice history: run \(run) deleted")
-                return .success(.object(["deleted": .number(1)]))
+                count = 1
+            } else {
+                count = try store.deleteAllPracticeRuns()
+                ledger = PracticeLedger() // the run in progress goes too; listening from now on starts a new one
+                untrustedRunsThisBoot = [:]
             }
-            let count = try store.deleteAllPracticeRuns()
-            ledger = PracticeLedger() // the run in progress goes too; listening from now on starts a new one
-            untrustedRunsThisBoot = [:]
-            try store.purgeDeletedData()
-            logger.notice("practice history: all \(count) runs deleted")
-            return .success(.object(["deleted": .number(Double(count))]))
         } catch {
             return .failure(ControlError(.failed, "history not deleted: \(error)"))
         }
+        logger.notice("practice history: " + (run.map { "run \($0) deleted" } ?? "all \(count) runs deleted"))
+        purgePending = true
+        let wiped = finishPendingPurge(after: "the deletion")
+        return .success(.object(["deleted": .number(Double(count)), "wiped": .bool(wiped)]))
     }
 }

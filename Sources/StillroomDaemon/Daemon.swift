@@ -64,6 +64,8 @@ public final class Daemon {
     var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]
     var minuteTimer: WallClockTimer?
     var historySummary: InterfaceModel.HistorySummary?
+    /// Deleted runs may still be readable in the files (Daemon+Purge); true until the store says otherwise.
+    var purgePending = true
     var favouritesCache: Set<String>?
     var noticesCache: [InterfaceModel.Notice]?
     /// Favourites or notices changed in the store: re-read them at the next model refresh.
@@ -116,6 +118,7 @@ public final class Daemon {
         }
         applySettings()
         replaceRefusedStoredSettings()
+        finishPendingPurge(after: "start-up") // a deletion before a power cut, or on a full card
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
                                               handler: { [unowned self] request, peer in handle(request, from: peer) })

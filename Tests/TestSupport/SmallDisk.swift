@@ -9,7 +9,9 @@ import Glibc
 public final class SmallDisk {
     public let path: String
     private var mounted = false
-    private var fillerPath: String { path + "/.filler" }
+    /// The file that fills the disk; `RawFileBytes` leaves it out.
+    public static let fillerName = ".filler"
+    private var fillerPath: String { path + "/" + Self.fillerName }
 
     /// Root may mount; under CI=true the test must run (and fail if it cannot mount).
     public static var mayMountHere: Bool {
@@ -99,12 +101,13 @@ public enum RawFileBytes {
         }
     }
 
-    /// The regular files directly in `directory` whose bytes hold `marker` (names only, sorted).
+    /// The regular files directly in `directory` whose bytes hold `marker` (names only, sorted), a
+    /// `SmallDisk`'s filler left out.
     public static func files(containing marker: String, in directory: String) -> [String] {
         regularFiles(in: directory).filter { contains(marker, inFile: directory + "/" + $0) }
     }
 
-    /// Names of the regular files directly in `directory`, sorted.
+    /// Names of the regular files directly in `directory`, sorted (a `SmallDisk`'s filler left out).
     public static func regularFiles(in directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
@@ -114,7 +117,7 @@ public enum RawFileBytes {
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
             var info = stat()
-            if name != ".", name != "..", lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            if name != ".", name != "..", name != SmallDisk.fillerName, lstat(directory + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
                 names.append(name)
             }
         }
