@@ -87,10 +87,34 @@ enum FileSystem {
         return (target, moved.reversed())
     }
 
-    private static func errnoError(operation: String, what: String) -> StoreError {
+    /// Every file `moveAside` made for `databasePath` (`<name>.damaged-…`, companions included), sorted.
+    static func movedAsideFiles(of databasePath: String) -> [String] {
+        let directory = directory(of: databasePath)
+        let prefix = databasePath.split(separator: "/").last.map(String.init).map { $0 + ".damaged-" } ?? ".damaged-"
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var files: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            let path = directory + "/" + name
+            if name.hasPrefix(prefix), isRegularFile(path) { files.append(path) }
+        }
+        return files.sorted()
+    }
+
+    /// Removes one file; one that is already gone is not an error.
+    static func remove(_ path: String, operation: String) throws(StoreError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw errnoError(operation: operation, what: "remove \(path)", kind: .fileRemovalFailed)
+        }
+    }
+
+    private static func errnoError(operation: String, what: String, kind: StoreError.Kind = .moveAsideFailed) -> StoreError {
         let code = errno
         let text = String(cString: strerror(code))
-        return StoreError(kind: .moveAsideFailed, code: code, extendedCode: code, operation: operation,
+        return StoreError(kind: kind, code: code, extendedCode: code, operation: operation,
                           message: "\(what): \(text)")
     }
 

@@ -172,7 +172,8 @@ struct CommandRunner {
             }
             guard invocation.flags["--all"] != nil else { throw UsageError("history delete needs --run ID, or --all --yes") }
             guard invocation.flags["--yes"] != nil else {
-                throw UsageError("this deletes the whole practice history for good; add --yes to confirm")
+                throw UsageError("this deletes the whole practice history for good, with any damaged copies of the database "
+                    + "set aside earlier (they hold older history); add --yes to confirm")
             }
             return try daemon("history", ["view": "delete", "all": true], print: { Output.historyDeleted($0, run: nil) })
         default:
