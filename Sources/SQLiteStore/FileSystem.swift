@@ -48,6 +48,13 @@ enum FileSystem {
         guard fsync(fd) == 0 else { throw errnoError(operation: operation, what: "fsync directory \(directory)") }
     }
 
+    /// Bytes an unprivileged writer may still use on the file system holding `path` (statvfs), or nil.
+    static func availableBytes(_ path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
     /// The companion files SQLite keeps beside a database; they belong to its state and move with it.
     static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
@@ -80,10 +87,34 @@ enum FileSystem {
         return (target, moved.reversed())
     }
 
-    private static func errnoError(operation: String, what: String) -> StoreError {
+    /// Every file `moveAside` made for `databasePath` (`<name>.damaged-…`, companions included), sorted.
+    static func movedAsideFiles(of databasePath: String) -> [String] {
+        let directory = directory(of: databasePath)
+        let prefix = databasePath.split(separator: "/").last.map(String.init).map { $0 + ".damaged-" } ?? ".damaged-"
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var files: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            let path = directory + "/" + name
+            if name.hasPrefix(prefix), isRegularFile(path) { files.append(path) }
+        }
+        return files.sorted()
+    }
+
+    /// Removes one file; one that is already gone is not an error.
+    static func remove(_ path: String, operation: String) throws(StoreError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw errnoError(operation: operation, what: "remove \(path)", kind: .fileRemovalFailed)
+        }
+    }
+
+    private static func errnoError(operation: String, what: String, kind: StoreError.Kind = .moveAsideFailed) -> StoreError {
         let code = errno
         let text = String(cString: strerror(code))
-        return StoreError(kind: .moveAsideFailed, code: code, extendedCode: code, operation: operation,
+        return StoreError(kind: kind, code: code, extendedCode: code, operation: operation,
                           message: "\(what): \(text)")
     }
 

@@ -27,4 +27,12 @@ extension SQLiteStore {
         try connection.run("UPDATE notice SET dismissed_at = ?2 WHERE id = ?1 AND dismissed_at IS NULL",
                            [.integer(id), .integer(now)], operation: "notices.dismiss") > 0
     }
+
+    /// Dismisses every open notice of `kind` (for example those naming set-aside copies just removed);
+    /// returns how many.
+    @discardableResult
+    public func dismissNotices(of kind: NoticeKind, now: UnixMilliseconds) throws(StoreError) -> Int {
+        try connection.run("UPDATE notice SET dismissed_at = ?2 WHERE kind = ?1 AND dismissed_at IS NULL",
+                           [.text(kind.rawValue), .integer(now)], operation: "notices.dismiss kind")
+    }
 }

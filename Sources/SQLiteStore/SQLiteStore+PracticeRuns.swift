@@ -74,16 +74,30 @@ extension SQLiteStore {
             """, operation: "practice runs.list untrusted", Self.decodeRun)
     }
 
-    /// Deletes one run; returns whether it existed.
+    /// Deletes one run; returns whether it existed. The deleted run stays readable in the files until
+    /// `finishPendingPurge()` rewrites them; the need to purge is recorded in the same transaction.
     @discardableResult
     public func deletePracticeRun(id: Int64) throws(StoreError) -> Bool {
-        try connection.run("DELETE FROM practice_run WHERE id = ?1", [.integer(id)], operation: "practice runs.delete") > 0
+        let operation = "practice runs.delete"
+        return try storeTransaction(operation: operation) { () throws(StoreError) -> Bool in
+            guard try connection.run("DELETE FROM practice_run WHERE id = ?1", [.integer(id)], operation: operation) > 0 else {
+                return false
+            }
+            try markPurgePending(operation: operation)
+            return true
+        }
     }
 
     /// Deletes the whole practice history; returns how many runs there were. Ids are not reused afterwards.
+    /// As with `deletePracticeRun`, a purge is recorded as pending in the same transaction.
     @discardableResult
     public func deleteAllPracticeRuns() throws(StoreError) -> Int {
-        try connection.run("DELETE FROM practice_run", operation: "practice runs.delete all")
+        let operation = "practice runs.delete all"
+        return try storeTransaction(operation: operation) { () throws(StoreError) -> Int in
+            let count = try connection.run("DELETE FROM practice_run", operation: operation)
+            if count > 0 { try markPurgePending(operation: operation) }
+            return count
+        }
     }
 
     /// The bound values in column order, id first.

@@ -108,6 +108,24 @@ enum Schema {
             """,
             "PRAGMA user_version = 1",
         ]),
+        Migration(version: 2, summary: "pending purge marker", statements: [
+            // A row here means deleted rows may still be readable in the files (free pages, old -wal frames)
+            // until a purge rewrites them. Written in the same transaction as the deletion, removed only
+            // once the purge is done, so neither a full card nor a power cut can lose the need to purge.
+            """
+            CREATE TABLE purge_pending (
+                id INTEGER PRIMARY KEY CHECK (id = 1)
+            ) STRICT
+            """,
+            // Schema 1 purged right after a deletion, but a purge that failed (a full card) was never tried
+            // again. Runs are only ever deleted by the owner, so an AUTOINCREMENT counter above the number
+            // of runs left means a deletion happened: purge once, to be sure.
+            """
+            INSERT INTO purge_pending (id)
+            SELECT 1 WHERE (SELECT seq FROM sqlite_sequence WHERE name = 'practice_run') > (SELECT count(*) FROM practice_run)
+            """,
+            "PRAGMA user_version = 2",
+        ]),
     ]
 
     /// The schema version this build writes and reads.

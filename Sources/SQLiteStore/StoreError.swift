@@ -32,6 +32,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument
         /// Moving a damaged database aside failed at the file-system level (the code is an errno).
         case moveAsideFailed
+        /// Removing a set-aside copy of a damaged database failed (the code is an errno).
+        case fileRemovalFailed
         /// The store was used after `close()`.
         case closed
         /// Any other SQLite failure.
@@ -39,7 +41,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    /// The primary SQLite result code (for example 13, SQLITE_FULL); for `moveAsideFailed`, the errno.
+    /// The primary SQLite result code (for example 13, SQLITE_FULL); for `moveAsideFailed` and
+    /// `fileRemovalFailed`, the errno.
     public let code: Int32
     /// The extended SQLite result code (for example 778, SQLITE_IOERR_WRITE); equals `code` when there is none.
     public let extendedCode: Int32
@@ -75,6 +78,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidData: lead = "stored value is invalid"
         case .invalidArgument: lead = "invalid value"
         case .moveAsideFailed: lead = "could not move the damaged database aside"
+        case .fileRemovalFailed: lead = "could not remove a set-aside copy of a damaged database"
         case .closed: lead = "store is closed"
         case .other: lead = "database error"
         }

@@ -96,7 +96,11 @@ extension Daemon {
         guard let level = request.arguments["level"]?.integerValue, (0...100).contains(level) else {
             return .failure(ControlError(.invalidArgument, "volume needs a level from 0 to 100"))
         }
-        try? change(setting: "volume", to: String(level)) // in range: cannot fail
+        do {
+            try change(setting: "volume", to: String(level))
+        } catch {
+            return .failure(ControlError(.failed, error.message)) // in range, so only a store that cannot save
+        }
         return .success(statusJSON())
     }
 
@@ -106,8 +110,12 @@ extension Daemon {
                 storageNoticeDismissed = true
                 return .success(statusJSON())
             }
-            guard (try? store.dismissNotice(id: Int64(id), now: UnixMilliseconds(date: loop.wallNow))) == true else {
-                return .failure(ControlError(.notFound, "no open notice \(id); see stillroomctl status"))
+            do {
+                guard try store.dismissNotice(id: Int64(id), now: UnixMilliseconds(date: loop.wallNow)) else {
+                    return .failure(ControlError(.notFound, "no open notice \(id); see stillroomctl status"))
+                }
+            } catch {
+                return .failure(ControlError(.failed, "notice \(id) stays open: its dismissal could not be saved (\(error))"))
             }
             return .success(statusJSON())
         }
@@ -139,9 +147,11 @@ extension Daemon {
             }
             do {
                 try change(setting: key, to: value)
-            } catch {
+            } catch .refused(let refusal) {
                 let code: ControlError.Code = Settings.keys.contains(key) ? .invalidArgument : .notFound
-                return .failure(ControlError(code, "\(key): \(error.message)"))
+                return .failure(ControlError(code, "\(key): \(refusal.message)"))
+            } catch {
+                return .failure(ControlError(.failed, error.message))
             }
         }
         return .success(settingsJSON())

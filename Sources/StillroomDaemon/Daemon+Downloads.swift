@@ -87,6 +87,7 @@ extension Daemon {
                 }
                 if player.sessionID == id.rawValue { apply(.stop) } // never remove the file under the player
                 _ = try downloads.remove(id)
+                finishPendingPurge(after: "a download was removed") // the room it freed may be what a wipe waits for
             default:
                 return .failure(ControlError(.invalidArgument, "unknown download action \"\(action)\""))
             }

@@ -55,27 +55,52 @@ extension Daemon {
         }
     }
 
-    /// Deletes one run, or all of them (`run` nil), and purges them from the files.
+    /// Deletes one run, or all of them (`run` nil). The runs are gone from the history when the deletion
+    /// commits; wiping them from the files follows at once when the card has room, or later (Daemon+Purge):
+    /// the answer says which, as `wiped`. Deleting all also removes the damaged databases set aside
+    /// earlier, which still hold older history (`removedCopies`).
     func deleteHistory(run: Int64?) -> Result<JSONValue, ControlError> {
         defer { refreshModel(historyChanged: true) }
+        let count: Int
         do {
             if let run {
                 guard try store.deletePracticeRun(id: run) else {
                     return .failure(ControlError(.notFound, "no practice run \(run); see stillroomctl history recent"))
                 }
                 if ledger.open?.record.id == run { ledger = PracticeLedger() }
-                try store.purgeDeletedData()
-                logger.notice("practice history: run \(run) deleted")
-                return .success(.object(["deleted": .number(1)]))
+                count = 1
+            } else {
+                count = try store.deleteAllPracticeRuns()
+                ledger = PracticeLedger() // the run in progress goes too; listening from now on starts a new one
+                untrustedRunsThisBoot = [:]
             }
-            let count = try store.deleteAllPracticeRuns()
-            ledger = PracticeLedger() // the run in progress goes too; listening from now on starts a new one
-            untrustedRunsThisBoot = [:]
-            try store.purgeDeletedData()
-            logger.notice("practice history: all \(count) runs deleted")
-            return .success(.object(["deleted": .number(Double(count))]))
         } catch {
             return .failure(ControlError(.failed, "history not deleted: \(error)"))
         }
+        logger.notice("practice history: " + (run.map { "run \($0) deleted" } ?? "all \(count) runs deleted"))
+        var removedCopies: [String] = []
+        if run == nil {
+            do {
+                removedCopies = try removeSetAsideCopies()
+            } catch {
+                return .failure(ControlError(.failed, "the history was deleted, but the damaged copies of the database set aside "
+                    + "earlier could not be removed and still hold older history: \(error)"))
+            }
+        }
+        purgePending = true
+        let wiped = finishPendingPurge(after: "the deletion")
+        return .success(.object(["deleted": .number(Double(count)), "wiped": .bool(wiped),
+                                 "removedCopies": .array(removedCopies.map { .string($0) })]))
+    }
+
+    /// Removes the damaged databases the store set aside (with their -wal and -shm) and dismisses the
+    /// notices that named them. The owner asked for all history to go; those copies hold the history they had.
+    private func removeSetAsideCopies() throws(StoreError) -> [String] {
+        let removed = try store.removeMovedAsideCopies()
+        guard !removed.isEmpty else { return [] }
+        logger.notice("practice history: removed the damaged copies set aside earlier: \(removed.joined(separator: ", "))")
+        _ = try? store.dismissNotices(of: .databaseMovedAside, now: wallMilliseconds) // they named files now gone
+        storedChanged = true
+        return removed
     }
 }

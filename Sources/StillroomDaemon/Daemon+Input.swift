@@ -71,9 +71,14 @@ extension Daemon {
         controlMapper.swallow(.back)
         controlMapper.swallow(.knob)
         let on = !settings.spokenLabels
-        try? change(setting: "spoken-labels", to: on ? "on" : "off")
-        refreshModel()
-        speakNow(on ? "Spoken labels on." : "Spoken labels off.")
+        do {
+            try change(setting: "spoken-labels", to: on ? "on" : "off")
+            refreshModel()
+            speakNow(on ? "Spoken labels on." : "Spoken labels off.")
+        } catch {
+            // Said aloud either way: the person holding the chord may not see the screen.
+            speakNow("Spoken labels not changed: the setting could not be saved.")
+        }
     }
 
     private func startJackMonitor(card: String, control: String) {

@@ -221,7 +221,7 @@ extension Daemon {
         case .removeDownload(let id):
             if let contentID = try? ContentID(validating: id) {
                 if player.sessionID == id { apply(.stop) }
-                _ = try? downloads?.remove(contentID)
+                if (try? downloads?.remove(contentID)) != nil { finishPendingPurge(after: "a download was removed") }
             }
         case .deleteHistory(let which):
             switch which {

@@ -28,7 +28,10 @@ extension Daemon {
             if let open = ledger.open, open.record.sessionID != player.sessionID { perform(ledger.close(wall: wallMilliseconds)) }
         case .idle, .ended, .failed:
             runPauseTimer.cancel()
-            if ledger.open != nil { perform(ledger.close(wall: wallMilliseconds)) }
+            if ledger.open != nil {
+                perform(ledger.close(wall: wallMilliseconds))
+                finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
+            }
         }
     }
 

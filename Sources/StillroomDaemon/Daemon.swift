@@ -64,6 +64,8 @@ public final class Daemon {
     var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]
     var minuteTimer: WallClockTimer?
     var historySummary: InterfaceModel.HistorySummary?
+    /// Deleted runs may still be readable in the files (Daemon+Purge); true until the store says otherwise.
+    var purgePending = true
     var favouritesCache: Set<String>?
     var noticesCache: [InterfaceModel.Notice]?
     /// Favourites or notices changed in the store: re-read them at the next model refresh.
@@ -121,6 +123,8 @@ public final class Daemon {
             replanReminder()
         }
         applySettings()
+        replaceRefusedStoredSettings()
+        finishPendingPurge(after: "start-up") // a deletion before a power cut, or on a full card
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, log: { [logger] in logger.warning("control: \($0)") },
                                               handler: { [unowned self] request, peer in handle(request, from: peer) })
@@ -224,15 +228,24 @@ public final class Daemon {
     /// Whether the night display and night cap apply now.
     var isNight: Bool { settings.isNight(atMinuteOfDay: localMinuteOfDay) }
 
-    /// Changes a setting, applies it and stores it; the error says what the key takes.
-    func change(setting key: String, to value: String) throws(SettingError) {
-        try settings.set(key, to: value)
-        applySettings()
+    /// Changes a setting: checks it, stores it, and only then applies it, so what the box does is always
+    /// what a restart would find. A value the key does not take, or one the card has no room to save,
+    /// leaves the setting as it was; the error says which.
+    func change(setting key: String, to value: String) throws(SettingChangeError) {
+        var changed = settings
         do {
-            try store.setSetting(key, to: settings.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
+            try changed.set(key, to: value)
+        } catch {
+            throw .refused(error)
+        }
+        do {
+            try store.setSetting(key, to: changed.value(of: key), now: UnixMilliseconds(date: loop.wallNow))
         } catch {
             storeWriteFailed(error, "setting \(key)")
+            throw .notSaved(key: key, kept: settings.value(of: key), error)
         }
+        settings = changed
+        applySettings()
     }
 
     func applySettings() {

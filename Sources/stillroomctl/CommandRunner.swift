@@ -168,13 +168,14 @@ struct CommandRunner {
         case "delete":
             if let run = invocation.flags["--run"] {
                 guard let id = Int(run) else { throw UsageError("--run takes a run number (see history recent)") }
-                return try daemon("history", ["view": "delete", "run": .number(Double(id))], print: { _ in "Deleted run \(id)." })
+                return try daemon("history", ["view": "delete", "run": .number(Double(id))], print: { Output.historyDeleted($0, run: id) })
             }
             guard invocation.flags["--all"] != nil else { throw UsageError("history delete needs --run ID, or --all --yes") }
             guard invocation.flags["--yes"] != nil else {
-                throw UsageError("this deletes the whole practice history for good; add --yes to confirm")
+                throw UsageError("this deletes the whole practice history for good, with any damaged copies of the database "
+                    + "set aside earlier (they hold older history); add --yes to confirm")
             }
-            return try daemon("history", ["view": "delete", "all": true], print: { "Deleted \($0["deleted"]?.integerValue ?? 0) runs." })
+            return try daemon("history", ["view": "delete", "all": true], print: { Output.historyDeleted($0, run: nil) })
         default:
             throw UsageError("unknown history view \"\(view)\"; use month, recent, export or delete")
         }

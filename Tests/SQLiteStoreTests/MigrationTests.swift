@@ -29,9 +29,25 @@ struct MigrationFixture: Sendable {
             try store.setSetting("after-migration", to: "works", now: testNow)
             #expect(try store.setting("after-migration") == "works")
         }),
-        // Version 1 will get its fixture here when migration 2 is written, e.g.:
-        // MigrationFixture(version: 1, seed: ["INSERT INTO setting VALUES ('volume', '0.4', 1)", ...],
-        //                  verify: { store in #expect(try store.setting("volume") == "0.4") ... }),
+        // Version 1: a box that deleted a run. Schema 1 purged at once, but never again if that failed, so
+        // migration 2 asks for one purge when any run was ever deleted; the rows themselves are untouched.
+        MigrationFixture(version: 1, seed: [
+            "INSERT INTO setting VALUES ('volume', '35', 1)",
+            "INSERT INTO favorite VALUES ('rain', 2)",
+            """
+            INSERT INTO practice_run (session_id, started_at, actual_listening_seconds, covered_seconds, recording_seconds,
+                                      clock_trusted, updated_at)
+            VALUES ('kept', 3, 60, 60, 300, 1, 3), ('deleted', 4, 60, 60, 300, 1, 4)
+            """,
+            "DELETE FROM practice_run WHERE session_id = 'deleted'",
+        ], verify: { (store) throws in
+            #expect(try store.setting("volume") == "35")
+            #expect(try store.favorites().map(\.sessionID) == ["rain"])
+            #expect(try store.recentPracticeRuns(limit: 10).map(\.sessionID) == ["kept"])
+            #expect(try store.hasPendingPurge())
+            #expect(try store.finishPendingPurge(availableBytes: nil) == .purged)
+            #expect(try store.recentPracticeRuns(limit: 10).map(\.sessionID) == ["kept"])
+        }),
     ]
 }
 

@@ -110,7 +110,7 @@ enum PowerLossWorkload {
         }
         playing("rain", ticks: 1...8, recordingSeconds: 120, into: &steps)
         add("delete the first run") { store, _, _ in try store.deletePracticeRun(id: 1) }
-        add("purge deleted data") { store, _, _ in try store.purgeDeletedData() }
+        add("purge deleted data") { store, _, _ in _ = try store.finishPendingPurge(availableBytes: nil) }
         add("setting after purge") { store, _, now in try store.setSetting("last-session", to: "rain", now: now) }
         playing("rain", ticks: 9...12, recordingSeconds: 120, into: &steps)
         return steps

@@ -191,8 +191,10 @@ import Testing
             #expect(contains(fileBytes(store.path), marker))
             try store.deleteAllPracticeRuns()
             #expect(contains(fileBytes(store.path), marker)) // deleted rows linger in free pages and the WAL
-            try store.purgeDeletedData()
+            #expect(try store.hasPendingPurge())
+            #expect(try store.finishPendingPurge() == .purged)
             #expect(!contains(fileBytes(store.path), marker))
+            #expect(try store.hasPendingPurge() == false)
             #expect(try store.favorites().map(\.sessionID) == ["kept-favourite"]) // nothing else touched
             _ = sandbox
         }

@@ -15,6 +15,8 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
     var reminder: ReminderPreferenceRecord?
     var audioLengths: [AudioLengthRecord?]
     var notices: [NoticeRecord]
+    /// Whether a deletion still waits to be wiped from the files (committed with the deletion).
+    var purgePending: Bool
 
     /// Reads `store`; `sessionIDs` and `audioFiles` name the rows the store can only be asked for one by one.
     init(_ store: SQLiteStore, sessionIDs: [String], audioFiles: [(path: String, size: Int64, mtime: Int64)]) throws {
@@ -29,6 +31,7 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
             try store.audioLength(path: file.path, size: file.size, modificationTimeNanoseconds: file.mtime)
         }
         notices = try store.notices(includeDismissed: true)
+        purgePending = try store.hasPendingPurge()
     }
 
     /// A short summary for failure messages.
@@ -37,6 +40,6 @@ struct StoreSnapshot: Equatable, CustomStringConvertible {
             + "downloads \(downloads.map { "\($0.sessionID):\($0.state.rawValue)" }), "
             + "checkpoints \(checkpoints.map { $0.map { "\($0.sessionID)@\($0.positionFrames)#\($0.sequence)" } ?? "-" }), "
             + "runs \(practiceRuns.map { "\($0.id ?? 0):\($0.actualListeningSeconds)" }), "
-            + "reminder \(reminder.map { "\($0.minuteOfDay)" } ?? "-"), notices \(notices.count)"
+            + "reminder \(reminder.map { "\($0.minuteOfDay)" } ?? "-"), notices \(notices.count), purge pending \(purgePending)"
     }
 }

@@ -3,7 +3,9 @@ import Glibc
 /// Small file helpers for test set-up (tests only; the product uses its adapters).
 public enum Files {
     public static func read(_ path: String) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { return [] }
+        // "e": O_CLOEXEC, so a process another test spawns meanwhile does not inherit the file (an
+        // inherited descriptor keeps an unlinked file's space allocated for as long as that process lives).
+        guard let file = fopen(path, "rbe") else { return [] }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -16,7 +18,7 @@ public enum Files {
     }
 
     public static func write(_ bytes: [UInt8], to path: String) {
-        guard let file = fopen(path, "wb") else { preconditionFailure("cannot write \(path)") }
+        guard let file = fopen(path, "wbe") else { preconditionFailure("cannot write \(path)") }
         _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
         fclose(file)
     }

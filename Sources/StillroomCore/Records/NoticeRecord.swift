@@ -8,6 +8,10 @@ public struct NoticeKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The data partition cannot be written: nothing new can be saved (never stored; the daemon shows it live).
     public static let storageReadOnly = NoticeKind(rawValue: "storage-read-only")
 
+    /// A stored setting was refused at start (damaged, or allowed by an older version) and replaced by
+    /// its default.
+    public static let settingReplaced = NoticeKind(rawValue: "setting-replaced")
+
     public var description: String { rawValue }
 }
 

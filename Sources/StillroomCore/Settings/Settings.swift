@@ -48,7 +48,7 @@ public struct Settings: Equatable, Sendable {
         "night-starts": "when night display begins, HH:MM",
         "night-ends": "when night display ends, HH:MM",
         "spoken-labels": "on: the box says what is focused and what happens; off",
-        "day-boundary": "when a practice day begins, HH:MM (04:00: late nights count for the evening)",
+        "day-boundary": "when a practice day begins, 00:00-11:59 (04:00: late nights count for the evening)",
         "show-streak": "on or off: show the run of practice days",
         "dim-after": "seconds without a touch before the screen dims, 5-3600",
         "dark-after": "seconds without a touch before the screen goes dark, 10-7200",
@@ -57,20 +57,25 @@ public struct Settings: Equatable, Sendable {
         "timer-pattern": "the breathing timer's pattern: 4-4, 4-7-8, box or 4-6",
     ]
 
-    /// Reads stored text; a stored value that no longer parses falls back to its default and is reported.
+    /// Reads stored text; a stored value that no longer parses (or that an older version accepted and this
+    /// one refuses) falls back to its default and is reported in `storedProblems`.
     public init(stored: [String: String]) {
         self.init()
-        for (key, value) in stored where Self.keys.contains(key) {
+        for (key, value) in stored.sorted(by: { $0.key < $1.key }) where Self.keys.contains(key) {
             do {
                 try set(key, to: value)
             } catch {
-                problems.append("setting \(key): \(error.message); using \(self.value(of: key))")
+                storedProblems.append(StoredSettingProblem(key: key, storedValue: value, reason: error.message,
+                                                           replacement: self.value(of: key)))
             }
         }
     }
 
-    /// Problems found while reading stored values (for the log).
-    public private(set) var problems: [String] = []
+    /// Stored values that were refused while reading, each replaced by its default.
+    public private(set) var storedProblems: [StoredSettingProblem] = []
+
+    /// The same, as log lines.
+    public var problems: [String] { storedProblems.map(\.description) }
 
     /// Sets `key` from text, or explains what it takes.
     public mutating func set(_ key: String, to text: String) throws(SettingError) {
@@ -86,7 +91,7 @@ public struct Settings: Equatable, Sendable {
         case "night-starts": nightStarts = try Self.timeOfDay(value)
         case "night-ends": nightEnds = try Self.timeOfDay(value)
         case "spoken-labels": spokenLabels = try Self.switchValue(value)
-        case "day-boundary": dayBoundary = try Self.timeOfDay(value)
+        case "day-boundary": dayBoundary = try Self.dayBoundaryMinutes(value)
         case "show-streak": showStreak = try Self.switchValue(value)
         case "dim-after": dimAfterSeconds = try Self.integer(value, 5...3600)
         case "dark-after": darkAfterSeconds = try Self.integer(value, 10...7200)
@@ -180,6 +185,17 @@ public struct Settings: Equatable, Sendable {
             throw SettingError("expected a time as HH:MM (24-hour), got \"\(text)\"")
         }
         return hours * 60 + minutes
+    }
+
+    /// A practice day's start: a time of day from 00:00 to 11:59 (`PracticeDayBoundary`'s rule). A
+    /// boundary in the afternoon or evening would cut an ordinary day in two, so it is refused here rather
+    /// than quietly replaced by 04:00 where the history is drawn.
+    static func dayBoundaryMinutes(_ text: String) throws(SettingError) -> Int {
+        let minutes = try timeOfDay(text)
+        guard PracticeDayBoundary(hour: minutes / 60, minute: minutes % 60) != nil else {
+            throw SettingError("a practice day must begin between 00:00 and 11:59 (a later time would split a day in two), got \"\(text)\"")
+        }
+        return minutes
     }
 
     public static func clock(_ minutes: Int) -> String {
