@@ -27,6 +27,7 @@ extension Daemon {
             "page": .string(ui.screenKind(model).rawValue),
         ]
         if case .failed(let message) = player.phase { status["error"] = .string(message) }
+        if let damage = player.damage { status["error"] = .string(damage) }
         if options.timeWarp > 1 {
             // A soak's driver plans in the box's (warped) time: a reminder a few minutes ahead, what was heard.
             status["timeWarp"] = .object(["factor": .number(Double(options.timeWarp)),

@@ -15,7 +15,9 @@ extension Daemon {
         if player.phase == .playing { apply(.pause(.user)) } // silence means silence
         breathingTimer = timer
         timerStartedWall = wallMilliseconds
+        timerRunID = nil
         breathingTimerEnd.schedule(at: timer.endsAt)
+        timerRunCheckpoint.schedule(after: PlayerMachine.checkpointInterval)
         cue("start")
         logger.info("breathing timer: \(patternName) for \(minutes) min")
         return .success(timerJSON())
@@ -27,17 +29,41 @@ extension Daemon {
         breathingTimer = nil
         defer { refreshModel() } // the screen follows: the running timer goes, back to where it started
         breathingTimerEnd.cancel()
+        timerRunCheckpoint.cancel()
         let seconds = timer.elapsedSeconds(at: loop.now)
         if completed { cue("end") }
         logger.info("breathing timer: \(completed ? "finished" : "stopped") after \(Int(seconds)) s")
+        saveTimerRun(timer, completed: completed)
+        timerRunID = nil
+    }
+
+    /// Every 10 s of a running timer its run is saved, as a listening run's is: a power cut costs at most
+    /// 10 s of silent practice, not the whole timer.
+    func checkpointTimerRun() {
+        guard let timer = breathingTimer else { return }
+        saveTimerRun(timer, completed: false)
+        timerRunCheckpoint.schedule(after: PlayerMachine.checkpointInterval)
+    }
+
+    /// Inserts the timer's run (once it is 10 s long, the minimum any run needs) or updates it.
+    private func saveTimerRun(_ timer: BreathingTimer, completed: Bool) {
+        let seconds = timer.elapsedSeconds(at: loop.now)
         guard settings.timerCounts, seconds >= PracticeLedger.minimumListeningSeconds else { return }
-        let started = timerStartedWall ?? wallMilliseconds
-        let run = PracticeRunRecord(sessionID: timer.practiceSessionID, startedAt: started, actualListeningSeconds: seconds,
-                                    coveredSeconds: seconds, coveredRanges: [CoveredRange(start: 0, end: seconds)],
-                                    recordingSeconds: timer.length.seconds, completedAt: completed ? wallMilliseconds : nil,
-                                    clockTrusted: clockTrusted, updatedAt: wallMilliseconds)
+        // With a trusted clock the start is now minus what elapsed: a clock synchronised mid-timer dates the
+        // run correctly, and later saves never undo the re-dating of an earlier one.
+        let startedAt = clockTrusted ? wallMilliseconds - Int64((seconds * 1000).rounded()) : (timerStartedWall ?? wallMilliseconds)
+        let run = PracticeRunRecord(id: timerRunID, sessionID: timer.practiceSessionID, startedAt: startedAt,
+                                    actualListeningSeconds: seconds, coveredSeconds: seconds,
+                                    coveredRanges: [CoveredRange(start: 0, end: seconds)], recordingSeconds: timer.length.seconds,
+                                    completedAt: completed ? wallMilliseconds : nil, clockTrusted: clockTrusted, updatedAt: wallMilliseconds)
         do {
-            _ = try store.insertPracticeRun(run)
+            if timerRunID == nil {
+                let saved = try store.insertPracticeRun(run)
+                timerRunID = saved.id
+                if !run.clockTrusted, let id = saved.id { untrustedRunsThisBoot[id] = timer.startedAt } // re-dated with the others
+            } else {
+                _ = try store.updatePracticeRun(run)
+            }
             historySummary = nil // the history screen's silent minutes changed
         } catch {
             storeWriteFailed(error, "silent practice")

@@ -76,6 +76,9 @@ public final class Daemon {
     var breathingTimer: BreathingTimer?
     var breathingTimerEnd: LoopTimer!
     var timerStartedWall: UnixMilliseconds?
+    /// The running timer's practice run once saved, and the timer that saves it every 10 s.
+    var timerRunID: Int64?
+    var timerRunCheckpoint: LoopTimer!
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
@@ -146,6 +149,7 @@ public final class Daemon {
         try startInput()
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
+        timerRunCheckpoint = loop.makeTimer { [unowned self] in checkpointTimerRun() }
         try startInterface()
     }
 

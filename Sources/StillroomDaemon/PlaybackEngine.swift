@@ -26,7 +26,7 @@ final class PlaybackEngine: AudioSinkDelegate {
     private var gain = GainStage(gain: 1)
     private var targetGain: Float = 1
 
-    private enum Mode: Equatable { case idle, playing, fadingToPause(resumeAt: Int64), hardwarePaused, ending, speaking }
+    private enum Mode: Equatable { case idle, playing, fadingToPause(resumeAt: Int64), hardwarePaused, ending, speaking, endingAtDamage(String) }
     private var mode: Mode = .idle
 
     private var buffer = [Int16](repeating: 0, count: 4096 * 2)
@@ -159,7 +159,12 @@ final class PlaybackEngine: AudioSinkDelegate {
         do {
             try decoder.seek(toFrame: target)
         } catch {
-            onEvent(.loadFailed(Self.describe(error)))
+            // The place asked for cannot be reached: stop where the listener was, and say why.
+            logger.error("seeking \(decoder.path) to frame \(target) failed: \(error.detail)")
+            sink.discard()
+            map.reset()
+            mode = .idle
+            onEvent(.damaged(Self.describe(error), atFrame: from))
             return
         }
         pending = []
@@ -192,7 +197,7 @@ final class PlaybackEngine: AudioSinkDelegate {
             _ = sink.rewind(sink.queuedFrames)
             mixer.speak(samples)
             fillSpeech()
-        case .idle, .hardwarePaused, .ending:
+        case .idle, .hardwarePaused, .ending, .endingAtDamage:
             guard mode == .idle else { return } // mid-transition: the label is dropped rather than garbled
             do {
                 let format = AudioFormat(sampleRate: outputRate)
@@ -286,6 +291,12 @@ final class PlaybackEngine: AudioSinkDelegate {
             map.reset()
             mode = .idle
             onEvent(.reachedEnd)
+        case .endingAtDamage(let message):
+            let stoppedAt = heardPosition ?? 0
+            sink.discard()
+            map.reset()
+            mode = .idle
+            onEvent(.damaged(message, atFrame: stoppedAt))
         default:
             break
         }
@@ -311,8 +322,10 @@ final class PlaybackEngine: AudioSinkDelegate {
                 do {
                     result = try buffer.withUnsafeMutableBufferPointer { try decoder.read(into: $0) }
                 } catch {
-                    logger.error("decoding \(decoder.path) failed: \((error as? DecoderError)?.detail ?? "\(error)")")
-                    mode = .ending
+                    // Damage is not an end: what was decoded plays out, then the player is told where it stopped.
+                    let failure = error as? DecoderError
+                    logger.error("decoding \(decoder.path) failed at frame \(position): \(failure?.detail ?? "\(error)")")
+                    mode = .endingAtDamage(failure.map(Self.describe) ?? "The recording could not be decoded (\(error)).")
                     sink.finish()
                     return
                 }

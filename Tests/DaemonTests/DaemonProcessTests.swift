@@ -53,10 +53,18 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("<3>cannot start: content directory \(directory.file("nowhere")): No such file or directory"))
 
+        // A data folder that cannot be used does not stop the box: it plays, and says nothing can be saved
+        // (ReadOnlyCardTests has the card that fails for real).
         Files.write("not a folder", to: directory.file("plain"))
-        let fileAsData = Subprocess.run(binary, ["--data-dir", directory.file("plain")] + arguments(directory, content: content).dropFirst(2))
-        #expect(fileAsData.status == 1)
-        #expect(fileAsData.stderr.contains("<3>cannot start: data directory"))
+        let notify = NotifySocket(path: directory.file("notify"))
+        let fileAsData = Subprocess(binary, ["--data-dir", directory.file("plain")] + arguments(directory, content: content).dropFirst(2),
+                                    environment: ["NOTIFY_SOCKET": notify.path])
+        #expect(notify.receive(until: "READY=1").last?.hasPrefix("READY=1") == true)
+        fileAsData.signal(SIGTERM)
+        #expect(fileAsData.wait() == 0)
+        let log = fileAsData.readStderr()
+        #expect(log.contains("<3>storage: the data folder \(directory.file("plain")) is not a folder"), "\(log)")
+        #expect(log.contains("nothing could be read; starting with empty data in memory"), "\(log)")
 
         let noBoard = Subprocess.run(binary, arguments(directory, content: content).dropLast(4)
             + ["--input", "gpio", "--board", directory.file("none.conf"), "--socket", directory.file("s")])

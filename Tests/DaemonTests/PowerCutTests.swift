@@ -48,4 +48,28 @@ func statusJSON(_ text: String) -> JSONValue { (try? JSONValue.parse(Array(text.
         #expect(recent.first?["completed"]?.boolValue == true, "the completed run was lost: \(recent)")
         harness.stop()
     }
+
+    /// A breathing timer's run is saved every 10 s, as a listening run is: a cut loses at most 10 s of silent
+    /// practice, not the whole timer. (Before, the run was written only when the timer ended: a cut lost it all.)
+    /// The box's clocks run 30 times fast, so 45 s of timer pass in 1.5 s.
+    @Test func aCutDuringABreathingTimerLosesAtMostTenSecondsOfIt() {
+        let harness = DaemonHarness(extraArguments: ["--time-warp", "30"])
+        harness.start()
+        #expect(harness.ctl("timer", "start", "--minutes", "5").status == 0)
+        _ = harness.waitForStatus(attempts: 5000) { _ in
+            (statusJSON(harness.ctl("timer", "--json").stdout)["remaining"]?.doubleValue ?? 300) <= 300 - 45
+        }
+        let elapsed = 300 - (statusJSON(harness.ctl("timer", "--json").stdout)["remaining"]?.doubleValue ?? 300)
+        harness.stop(signal: SIGKILL)
+
+        harness.extraArguments = []
+        harness.start()
+        let recent = statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
+        let silent = recent.first { $0["session"]?.stringValue?.hasPrefix("timer:") == true }
+        let kept = silent?["seconds"]?.doubleValue ?? 0
+        #expect(silent != nil, "the timer's run was lost: \(recent)")
+        #expect(kept <= elapsed + 3, "kept \(kept) s of a timer cut at \(elapsed) s") // never more than was breathed (the kill came a moment later)
+        #expect(kept >= elapsed - 10.5, "kept \(kept) s of a timer cut at \(elapsed) s") // at most one checkpoint interval lost
+        harness.stop()
+    }
 }

@@ -127,6 +127,31 @@ import Testing
         #expect(player.phase == .ended)
     }
 
+    @Test func damageIsNotAnEndThePlaceIsKeptAndSaid() {
+        var player = playing()
+        let at = Int64(149 * rate)
+        let effects = player.handle(.damaged("The recording is damaged (bad frame).", atFrame: at), now: t0)
+        #expect(effects == [.stopOutput, .cancelCheckpointTimer,
+                            .saveCheckpoint(PlaybackPosition(sessionID: "steady", frame: at, sampleRate: rate))])
+        #expect(player.phase == .paused)
+        #expect(player.pauseReason == .damagedRecording)
+        #expect(player.damage == "The recording is damaged (bad frame).")
+        #expect(player.position == at)
+        // Seeking past it and playing clears the reason.
+        _ = player.handle(.seek(toFrame: Int64(200 * rate)), now: t0)
+        _ = player.handle(.resume, now: t0)
+        #expect(player.phase == .playing && player.pauseReason == nil && player.damage == nil)
+    }
+
+    @Test func aHugeSeekSaturatesInsteadOfOverflowing() {
+        var player = playing()
+        _ = player.handle(.heard(positionFrame: Int64(100 * rate)), now: t0)
+        _ = player.handle(.seekBy(frames: .max), now: t0)
+        #expect(player.position == Int64(299 * rate))
+        _ = player.handle(.seekBy(frames: .min), now: t0)
+        #expect(player.position == 0)
+    }
+
     @Test func aResumeOfferIsRewoundAndNeverPlaysByItself() {
         let saved = PlaybackPosition(sessionID: "steady", frame: Int64(200 * rate), sampleRate: rate)
         var player = PlayerMachine(resumeFrom: saved, title: "Steady breath")

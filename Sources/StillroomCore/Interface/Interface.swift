@@ -143,6 +143,8 @@ public struct Interface: Equatable, Sendable {
                 effects += say("Headphones out. Paused.", model)
             case .paused where model.player.pauseReason == .outputLost:
                 effects += say("No sound output. Paused.", model)
+            case .paused where model.player.pauseReason == .damagedRecording:
+                effects += say("The recording is damaged here and cannot play on. Turn the knob to skip past it.", model)
             case .ended: effects += say("Session finished.", model)
             case .failed(let message): effects += say("Could not play. \(message)", model)
             case .loading where !Self.hadSession(lastPhase), .playing where !Self.hadSession(lastPhase):

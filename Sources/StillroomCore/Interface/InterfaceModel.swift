@@ -135,6 +135,8 @@ extension InterfaceModel {
         /// Why the output is gone ("USB audio device removed"), while it is.
         public var outputProblem: String?
         public var resumeOffer: ResumeOffer?
+        /// What is wrong with the recording, while paused at damage.
+        public var damage: String?
 
         public init(phase: PlayerPhase = .idle, sessionID: String? = nil, title: String = "", positionSeconds: Double = 0,
                     positionAt: MonotonicInstant? = nil, lengthSeconds: Double = 0, pauseReason: PauseReason? = nil,
@@ -156,6 +158,7 @@ extension InterfaceModel {
                       positionSeconds: machine.positionSeconds, positionAt: positionAt,
                       lengthSeconds: machine.lengthSeconds, pauseReason: machine.pauseReason,
                       outputProblem: machine.outputProblem, resumeOffer: machine.resumeOffer)
+            damage = machine.damage
         }
 
         /// Whether a session is chosen (playing, paused, loading, ended or failed).

@@ -104,6 +104,9 @@ extension Canvas {
         if case .failed(let message) = player.phase {
             return "\(message) PLAY tries again; BACK chooses another session."
         }
+        if player.phase == .paused && player.pauseReason == .damagedRecording {
+            return "\(player.damage ?? "The recording is damaged.") Turn the knob to skip past it, or press BACK to choose another session."
+        }
         if player.phase == .paused && player.pauseReason == .headphonesRemoved {
             return "Plug them in and press PLAY, or press PLAY to listen on the speaker."
         }

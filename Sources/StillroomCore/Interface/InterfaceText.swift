@@ -124,6 +124,7 @@ public enum InterfaceText {
             case .outputLost: return "Paused \u{2014} no sound output"
             case .interruption: return "Paused for a moment"
             case .shutdown: return "Paused"
+            case .damagedRecording: return "Stopped \u{2014} the recording is damaged here"
             case .user, nil: return "Paused"
             }
         case .ended: return "Finished"

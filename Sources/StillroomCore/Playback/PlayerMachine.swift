@@ -18,6 +18,8 @@ public enum PlayerPhase: Equatable, Sendable {
 /// what may resume it.
 public enum PauseReason: String, Equatable, Sendable {
     case user, headphonesRemoved, outputLost, interruption, shutdown
+    /// The recording cannot be decoded past this place; the knob can seek beyond the damage.
+    case damagedRecording
 }
 
 /// A saved place in a recording: written at every checkpoint, read back after a restart.
@@ -62,6 +64,8 @@ public enum PlayerEvent: Equatable, Sendable {
     /// The engine finished a pause: the exact frame playback will continue from.
     case pausedAt(frame: Int64)
     case reachedEnd
+    /// The recording could not be decoded from `atFrame` on (a damaged file): not an end.
+    case damaged(String, atFrame: Int64)
     case outputLost(String)
     case outputRestored
     case headphones(connected: Bool)
@@ -112,6 +116,8 @@ public struct PlayerMachine: Equatable, Sendable {
     /// What went wrong with the output, while it is unavailable.
     public private(set) var outputProblem: String?
     public private(set) var headphonesConnected = false
+    /// Why the recording stopped, while paused at damage (`pauseReason == .damagedRecording`).
+    public private(set) var damage: String?
     /// The position last written to the store, and when.
     public private(set) var lastCheckpoint: PlaybackPosition?
     public private(set) var lastCheckpointAt: MonotonicInstant?
@@ -234,6 +240,17 @@ public struct PlayerMachine: Equatable, Sendable {
             lastCheckpoint = nil
             return [.cancelCheckpointTimer, .clearCheckpoint(sessionID: id)]
 
+        case .damaged(let message, let frame):
+            // Not the end, and not finished: the place is kept, and the listener is told why it stopped.
+            guard let id = sessionID, phase == .playing || phase == .paused else { return [] }
+            phase = .paused
+            pauseReason = .damagedRecording
+            damage = message
+            awaitingPausedAt = false
+            seekedWhilePausing = false
+            position = max(0, min(frame, lengthFrames))
+            return [.stopOutput, .cancelCheckpointTimer] + checkpoint(id, now: now)
+
         case .outputLost(let message):
             outputAvailable = false
             outputProblem = message
@@ -282,12 +299,14 @@ public struct PlayerMachine: Equatable, Sendable {
         startFrame = max(0, frame)
         playWhenLoaded = true
         pauseReason = nil
+        damage = nil
         return [.load(sessionID: id)]
     }
 
     private mutating func startPlaying(now: MonotonicInstant) -> [PlayerEffect] {
         phase = .playing
         pauseReason = nil
+        damage = nil
         awaitingPausedAt = false
         seekedWhilePausing = false
         var effects: [PlayerEffect] = [.startOutput(fromFrame: position), .scheduleCheckpoint(at: now + Self.checkpointInterval)]
@@ -350,6 +369,7 @@ public struct PlayerMachine: Equatable, Sendable {
         phase = .idle
         sessionID = nil
         pauseReason = nil
+        damage = nil
         return effects
     }
 
