@@ -8,6 +8,38 @@ let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32 = { data, coun
 }
 
 /// `fuzz-commands [libFuzzer options] CORPUS...` in fuzz builds; `fuzz-commands FILE|FOLDER...` replays.
+/// Built normally it also takes `--generate COUNT SEED`: that many programs of requests made from a
+/// seeded generator, so scripts/test exercises the command layer broadly without a sanitizer build.
 @main struct Entry {
-    static func main() { exit(FuzzReplay.main(fuzzOne)) }
+    static func main() {
+        let arguments = CommandLine.arguments
+        #if !FUZZING
+        if arguments.count == 4, arguments[1] == "--generate", let count = Int(arguments[2]), let seed = UInt64(arguments[3]) {
+            var generator = SplitMix64(seed: seed)
+            for _ in 0..<max(0, count) {
+                let length = Int(generator.next() % 96) + 1
+                let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                bytes.withUnsafeBufferPointer { _ = fuzzOne($0.baseAddress, $0.count) }
+            }
+            print("generated \(count) programs of requests (seed \(seed)), no failure")
+            exit(0)
+        }
+        #endif
+        exit(FuzzReplay.main(fuzzOne))
+    }
+}
+
+/// A small, well-known seeded generator (SplitMix64): the same seed gives the same programs everywhere.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

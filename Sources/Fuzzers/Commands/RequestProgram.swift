@@ -9,25 +9,41 @@ import StillroomCore
 /// An input that starts with `{` is taken as JSON lines instead, so hand-written cases and crashes found
 /// on the wire can be replayed as they are.
 struct RequestProgram {
-    static let commands = [
-        "status", "play", "pause", "resume", "toggle", "stop", "seek", "volume", "dismiss", "sessions", "show",
-        "favorite", "doctor", "say", "settings", "history", "downloads", "reminder", "timer", "screenshot", "transcript",
-        "unknown-command",
+    /// Each command and the arguments it reads; `unknown-command` and stray keys test the refusals.
+    static let commands: [(name: String, keys: [String])] = [
+        ("status", []), ("play", ["session"]), ("pause", []), ("resume", []), ("toggle", []), ("stop", []),
+        ("seek", ["by", "to"]), ("volume", ["level"]), ("dismiss", ["notice"]), ("sessions", []), ("show", ["session"]),
+        ("favorite", ["action", "session"]), ("doctor", []), ("say", ["text"]), ("settings", ["key", "value"]),
+        ("history", ["view", "month", "format", "run", "all"]), ("downloads", ["action", "session", "confirmed"]),
+        ("reminder", ["action", "time", "days", "style", "quiet"]), ("timer", ["action", "pattern", "minutes"]),
+        ("screenshot", ["path"]), ("transcript", ["session"]), ("unknown-command", ["by"]),
     ]
-    static let keys = [
-        "session", "by", "to", "level", "notice", "action", "text", "key", "value", "view", "month", "format",
-        "run", "all", "confirmed", "time", "days", "style", "quiet", "pattern", "minutes", "path",
+    /// Values worth trying for each key, on top of anything at all.
+    static let typical: [String: [JSONValue]] = [
+        "session": ["steady-breath", "body-scan", "tide-breath", "even-breath", "missing", "", "../etc", "STEADY"],
+        "by": [15, -15, 1e15, -1e15, 9.3e18, 1e300, -1e300, 86_400, 86_401, 0.000_01, "soon"],
+        "to": [0, 30, 299, 300, 1e15, -5, 86_400, 86_401, 1e300, "4:30"],
+        "level": [0, 50, 100, 101, -1, 1e300, 2.5],
+        "notice": [1, 0, -1, 9e18, -9e18, 1e300],
+        "action": ["add", "remove", "start", "cancel", "stop", "show", "set", "off", "list", "delete", "bogus"],
+        "text": ["Hello.", "", "\u{1B}[2J\u{07}"],
+        "key": ["volume", "headphones-cap", "day-boundary", "text-size", "dim-after", "timer-minutes", "night-starts", "colour"],
+        "value": ["20", "23:30", "12:00", "04:00", "largest", "3600", "99999999999999999999", "-1", "", "on"],
+        "view": ["month", "recent", "export", "delete", "bogus"],
+        "month": ["2026-12", "2026-13", "0000-01", "9999-12", "-1-01", "2026-1"],
+        "format": ["json", "csv", "xml"],
+        "run": [1, 0, -1, 9e18, 1e300],
+        "time": ["07:30", "25:61", "-1:00", "23:59", ""],
+        "days": ["all", "weekdays", "mon,tue", "someday", ""],
+        "style": ["chime", "glow", "loud"],
+        "quiet": ["22:00-07:00", "07:00-07:00", "25:00-01:00", "-"],
+        "pattern": ["4-7-8", "box", "4-6", "nope"],
+        "minutes": [1, 60, 0, 61, 1e15, -1],
+        "path": ["/tmp/screen.png"],
     ]
-    static let words = [
-        "steady-breath", "sweep", "long", "missing", "even-breath", "add", "remove", "start", "cancel", "stop", "show",
-        "set", "off", "list", "delete", "month", "recent", "export", "json", "csv", "all", "weekdays", "mon,tue",
-        "chime", "glow", "22:00-07:00", "23:30", "12:00", "04:00", "25:61", "-1:00", "2026-13", "0000-01", "9999-12",
-        "volume", "headphones-cap", "day-boundary", "text-size", "largest", "dim-after", "timer-minutes", "box",
-        "square", "", " ", "-", "+-5", "1e15", "NaN", "∞", "\u{1B}[2J", "\u{7F}\u{07}", "é\u{301}", "../../etc",
-    ]
-    static let numbers: [Double] = [
-        0, -0.0, 1, -1, 0.5, 15, -15, 59.999, 60, 61, 100, 101, 3_600, 86_400, 86_401, -86_401, 1e9, -1e9, 1e15,
-        -1e15, 9.3e18, -9.3e18, 1e300, -1e300, 2_147_483_648, 9_007_199_254_740_994, .leastNonzeroMagnitude,
+    static let anyValues: [JSONValue] = [
+        .null, true, false, 0, -0.0, 1, -1, 0.5, 1e15, -1e15, 9.3e18, 1e300, .number(.leastNonzeroMagnitude), "", " ", "-", "+-5",
+        "1e15", "NaN", "∞", "é\u{301}", .array([]), .object([:]), .array([1]), .string(String(repeating: "long ", count: 400)),
     ]
 
     private var bytes: ArraySlice<UInt8>
@@ -52,18 +68,16 @@ struct RequestProgram {
     private mutating func nextRequest(id: Int) -> ControlRequest {
         let command = pick(Self.commands)
         var arguments: [String: JSONValue] = [:]
-        for _ in 0..<(next() % 4) { arguments[pick(Self.keys)] = nextValue() }
-        return ControlRequest(id: id, command: command, arguments: arguments)
+        for key in command.keys where next() % 4 != 0 { arguments[key] = nextValue(for: key) }
+        if next() % 8 == 0 { arguments[pick(Array(Self.typical.keys).sorted())] = pick(Self.anyValues) } // a stray key
+        return ControlRequest(id: id, command: command.name, arguments: arguments)
     }
 
-    private mutating func nextValue() -> JSONValue {
-        switch next() % 8 {
-        case 0, 1: .string(pick(Self.words))
-        case 2, 3: .number(pick(Self.numbers))
-        case 4: .number(Double(Int8(truncatingIfNeeded: next())) * pow10(next() % 20))
-        case 5: .bool(next() % 2 == 0)
-        case 6: .string(String(repeating: pick(Self.words) + " ", count: 1 + next() * 8))
-        default: [.null, .array([]), .object([:]), .array([.number(1)])][next() % 4]
+    private mutating func nextValue(for key: String) -> JSONValue {
+        switch next() % 4 {
+        case 0: pick(Self.anyValues)
+        case 1: .number(Double(Int8(truncatingIfNeeded: next())) * pow10(next() % 20))
+        default: pick(Self.typical[key] ?? Self.anyValues)
         }
     }
 
