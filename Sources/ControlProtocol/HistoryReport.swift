@@ -41,7 +41,8 @@ public enum HistoryReport {
             var fields: [String: JSONValue] = [
                 "run": run.runID.map { .number(Double($0)) } ?? .null,
                 "session": .string(run.sessionID),
-                "title": .string(titles[run.sessionID] ?? run.sessionID),
+                // Today's title when the session is still known, else the one it was heard under.
+                "title": .string(titles[run.sessionID] ?? run.title ?? run.sessionID),
                 "minutes": .number(Double(run.wholeMinutes)),
                 "seconds": .number((run.listeningSeconds * 10).rounded() / 10),
                 "completed": .bool(run.completed),

@@ -9,8 +9,8 @@ extension SQLiteStore {
         let id = try connection.queryFirst("""
             INSERT INTO practice_run
                 (session_id, started_at, actual_listening_seconds, covered_seconds, covered_ranges,
-                 recording_seconds, completed_at, clock_trusted, updated_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                 recording_seconds, completed_at, clock_trusted, updated_at, title)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             RETURNING id
             """, values, operation: operation) { row in row.int64(0) }
         var stored = run
@@ -29,7 +29,8 @@ extension SQLiteStore {
         return try connection.run("""
             UPDATE practice_run SET
                 session_id = ?2, started_at = ?3, actual_listening_seconds = ?4, covered_seconds = ?5,
-                covered_ranges = ?6, recording_seconds = ?7, completed_at = ?8, clock_trusted = ?9, updated_at = ?10
+                covered_ranges = ?6, recording_seconds = ?7, completed_at = ?8, clock_trusted = ?9, updated_at = ?10,
+                title = ?11
             WHERE id = ?1
             """, try Self.runValues(run, operation: operation), operation: operation) > 0
     }
@@ -38,7 +39,7 @@ extension SQLiteStore {
     public func practiceRun(id: Int64) throws(StoreError) -> PracticeRunRecord? {
         try connection.queryFirst("""
             SELECT id, session_id, started_at, actual_listening_seconds, covered_seconds, covered_ranges,
-                   recording_seconds, completed_at, clock_trusted, updated_at
+                   recording_seconds, completed_at, clock_trusted, updated_at, title
             FROM practice_run WHERE id = ?1
             """, [.integer(id)], operation: "practice runs.get", Self.decodeRun)
     }
@@ -49,7 +50,7 @@ extension SQLiteStore {
     public func practiceRuns(startedFrom from: UnixMilliseconds, before to: UnixMilliseconds) throws(StoreError) -> [PracticeRunRecord] {
         try connection.query("""
             SELECT id, session_id, started_at, actual_listening_seconds, covered_seconds, covered_ranges,
-                   recording_seconds, completed_at, clock_trusted, updated_at
+                   recording_seconds, completed_at, clock_trusted, updated_at, title
             FROM practice_run WHERE clock_trusted = 1 AND started_at >= ?1 AND started_at < ?2
             ORDER BY started_at, id
             """, [.integer(from), .integer(to)], operation: "practice runs.list range", Self.decodeRun)
@@ -59,7 +60,7 @@ extension SQLiteStore {
     public func recentPracticeRuns(limit: Int) throws(StoreError) -> [PracticeRunRecord] {
         try connection.query("""
             SELECT id, session_id, started_at, actual_listening_seconds, covered_seconds, covered_ranges,
-                   recording_seconds, completed_at, clock_trusted, updated_at
+                   recording_seconds, completed_at, clock_trusted, updated_at, title
             FROM practice_run ORDER BY id DESC LIMIT ?1
             """, [.integer(Int64(max(0, limit)))], operation: "practice runs.recent", Self.decodeRun)
     }
@@ -69,7 +70,7 @@ extension SQLiteStore {
     public func untrustedPracticeRuns() throws(StoreError) -> [PracticeRunRecord] {
         try connection.query("""
             SELECT id, session_id, started_at, actual_listening_seconds, covered_seconds, covered_ranges,
-                   recording_seconds, completed_at, clock_trusted, updated_at
+                   recording_seconds, completed_at, clock_trusted, updated_at, title
             FROM practice_run WHERE clock_trusted = 0 ORDER BY id
             """, operation: "practice runs.list untrusted", Self.decodeRun)
     }
@@ -113,6 +114,7 @@ extension SQLiteStore {
             .optional(run.id), .text(run.sessionID), .integer(run.startedAt), .real(run.actualListeningSeconds),
             .real(run.coveredSeconds), .text(try CoveredRangesText.encode(run.coveredRanges, operation: operation)),
             .real(run.recordingSeconds), .optional(run.completedAt), .bool(run.clockTrusted), .integer(run.updatedAt),
+            run.title.map { .text($0) } ?? .null,
         ]
     }
 
@@ -122,6 +124,6 @@ extension SQLiteStore {
             coveredSeconds: row.double(4),
             coveredRanges: try CoveredRangesText.decode(row.text(5), operation: row.operation),
             recordingSeconds: row.double(6), completedAt: row.optionalInt64(7), clockTrusted: row.bool(8),
-            updatedAt: row.int64(9))
+            updatedAt: row.int64(9), title: row.optionalText(10))
     }
 }

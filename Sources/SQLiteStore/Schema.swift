@@ -126,6 +126,12 @@ enum Schema {
             """,
             "PRAGMA user_version = 2",
         ]),
+        Migration(version: 3, summary: "practice runs keep their session's title", statements: [
+            // A downloaded session can be removed, and its source can withdraw it: the run keeps the name it
+            // was heard under. Older runs keep NULL (their titles come from the catalog, as before).
+            "ALTER TABLE practice_run ADD COLUMN title TEXT",
+            "PRAGMA user_version = 3",
+        ]),
     ]
 
     /// The schema version this build writes and reads.

@@ -65,7 +65,9 @@ extension Daemon {
     func perform(_ effects: [PracticeLedger.Effect]) {
         if !effects.isEmpty { historySummary = nil } // the history screen reads runs that just changed
         for effect in effects {
-            guard case .save(let record) = effect else { continue }
+            guard case .save(var record) = effect else { continue }
+            // The run keeps the name it was heard under (a download can be removed, a source withdraw it).
+            if record.title == nil, let id = try? ContentID(validating: record.sessionID) { record.title = anySession(id)?.title }
             do {
                 if record.id == nil {
                     let saved = try store.insertPracticeRun(record)

@@ -134,14 +134,23 @@ import Testing
         let sessions = harness.ctl("sessions").stdout
         #expect(sessions.contains("Far sweep  (on this box; no longer offered)"), "\(sessions)")
         #expect(harness.ctl("play", "far-sweep").status == 0)
-        #expect(harness.waitForStatus { $0.contains("\"state\":\"playing\"") }.contains("far-sweep"))
+        // Past the 10 s a run needs to be kept, then stopped: the history has a run of it.
+        _ = harness.waitForStatus { ControlJSON.number("position", in: $0).map { $0 >= 11 } == true }
+        #expect(harness.ctl("stop").status == 0)
         #expect(harness.ctl("download", "remove", "far-sweep", "--yes").status == 0)
         #expect(!harness.ctl("sessions").stdout.contains("far-sweep"))
         #expect(harness.ctl("play", "far-sweep").status != 0)
         // Gone from the card too: no file of it is left behind.
         let left = Subprocess.run("/bin/sh", ["-c", "ls '\(harness.dataDirectory)/downloads' | grep far-sweep || true"]).stdout
         #expect(left.isEmpty, "left behind: \(left)")
+        // The history still names what was heard, though nothing on the box or in any list knows it now.
+        let recent = (try? JSONValue.parse(Array(harness.ctl("history", "recent", "--json").stdout.utf8)))?["recent"]?.arrayValue ?? []
+        #expect(recent.first?["session"]?.stringValue == "far-sweep", "\(recent)")
+        #expect(recent.first?["title"]?.stringValue == "Far sweep", "\(recent)")
         harness.stop()
+        // And so does the CLI reading the database with the daemon down.
+        let offline = harness.ctl("history", "recent")
+        #expect(offline.stdout.contains("Far sweep"), "\(offline.stdout)")
         source.stop()
     }
 }

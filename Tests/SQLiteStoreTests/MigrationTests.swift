@@ -48,6 +48,20 @@ struct MigrationFixture: Sendable {
             #expect(try store.finishPendingPurge(availableBytes: nil) == .purged)
             #expect(try store.recentPracticeRuns(limit: 10).map(\.sessionID) == ["kept"])
         }),
+        // Version 2: runs without titles. Migration 3 adds the column; old runs keep NULL, new ones a title.
+        MigrationFixture(version: 2, seed: [
+            """
+            INSERT INTO practice_run (session_id, started_at, actual_listening_seconds, covered_seconds, recording_seconds,
+                                      clock_trusted, updated_at)
+            VALUES ('far-sweep', 3, 60, 60, 300, 1, 3)
+            """,
+        ], verify: { (store) throws in
+            let old = try #require(try store.recentPracticeRuns(limit: 10).first)
+            #expect(old.sessionID == "far-sweep" && old.title == nil)
+            let new = try store.insertPracticeRun(PracticeRunRecord(sessionID: "far-sweep", startedAt: 5, recordingSeconds: 20,
+                                                                   clockTrusted: true, updatedAt: 5, title: "Far sweep"))
+            #expect(try store.practiceRun(id: try #require(new.id))?.title == "Far sweep")
+        }),
     ]
 }
 

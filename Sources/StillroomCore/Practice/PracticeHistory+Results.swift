@@ -99,8 +99,12 @@ public struct RecentSession: Hashable, Sendable {
     public let listeningSeconds: Double
     /// Whether the run reached the completion threshold.
     public let completed: Bool
+    /// The title the session had when it was heard (nil for runs saved before titles were kept).
+    public let title: String?
 
-    public init(runID: Int64?, sessionID: String, dating: PracticeRunDating, listeningSeconds: Double, completed: Bool) {
+    public init(runID: Int64?, sessionID: String, dating: PracticeRunDating, listeningSeconds: Double, completed: Bool,
+                title: String? = nil) {
+        self.title = title
         self.runID = runID
         self.sessionID = sessionID
         self.dating = dating

@@ -123,7 +123,7 @@ public struct PracticeHistory: Sendable {
         return best.map { entry in
             let run = runs[entry.index]
             return RecentSession(runID: run.id, sessionID: run.sessionID, dating: dating(of: run),
-                                 listeningSeconds: run.actualListeningSeconds, completed: run.completedAt != nil)
+                                 listeningSeconds: run.actualListeningSeconds, completed: run.completedAt != nil, title: run.title)
         }
     }
 

@@ -35,12 +35,16 @@ public struct PracticeRunRecord: Hashable, Sendable {
     /// Whether the system clock was synchronised when `startedAt` was read.
     public var clockTrusted: Bool
     public var updatedAt: UnixMilliseconds
+    /// The session's title when it was heard: the history keeps naming a downloaded session after it was
+    /// removed or its source withdrew it. Nil for runs saved before titles were kept.
+    public var title: String?
 
     public init(
         id: Int64? = nil, sessionID: String, startedAt: UnixMilliseconds, actualListeningSeconds: Double = 0,
         coveredSeconds: Double = 0, coveredRanges: [CoveredRange] = [], recordingSeconds: Double,
-        completedAt: UnixMilliseconds? = nil, clockTrusted: Bool, updatedAt: UnixMilliseconds
+        completedAt: UnixMilliseconds? = nil, clockTrusted: Bool, updatedAt: UnixMilliseconds, title: String? = nil
     ) {
+        self.title = title
         self.id = id
         self.sessionID = sessionID
         self.startedAt = startedAt
