@@ -62,7 +62,7 @@ extension Daemon {
         if action == "list" {
             return .success(.object([
                 "downloads": .array(downloads.statuses.map(\.jsonValue)),
-                "sources": .array(downloads.manifestSources.map { .object(["url": .string($0.url.description), "state": .string("\($0.state)")]) }),
+                "sources": .array(downloads.manifestSources.map(\.jsonValue)),
             ]))
         }
         guard let raw = request.argument("session"), let id = try? ContentID(validating: raw) else {

@@ -174,7 +174,7 @@ struct CommandRunner {
             guard invocation.flags["--yes"] != nil else {
                 throw UsageError("this deletes the whole practice history for good; add --yes to confirm")
             }
-            return try daemon("history", ["view": "delete", "all": true], print: { "Deleted \($0["deleted"]?.integerValue ?? 0) runs." })
+            return try daemon("history", ["view": "delete", "all": true], print: { "Deleted \(Wording.count($0["deleted"]?.integerValue ?? 0, "run"))." })
         default:
             throw UsageError("unknown history view \"\(view)\"; use month, recent, export or delete")
         }

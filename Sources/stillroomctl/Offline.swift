@@ -3,10 +3,11 @@ import Glibc
 import SQLiteStore
 import StillroomCore
 
-/// A failure answering from the files: what to do, and the exit status.
-struct OfflineError: Error {
+/// A failure answering from the files: what to do, and the exit status. Printed, it is its message.
+struct OfflineError: Error, CustomStringConvertible {
     let message: String
     let status: ExitStatus
+    var description: String { message }
 }
 
 /// Read-only answers from the database (opened read-only) and the content folder, for when the daemon
