@@ -54,7 +54,11 @@ extension Daemon {
             // No id: accept a resume offer, resume a pause, or start the first-boot session.
             if player.resumeOffer != nil || player.phase == .paused || player.phase == .ended {
                 apply(player.resumeOffer != nil ? .acceptResume : .resume)
-            } else if player.phase != .playing, let session = content.catalog.firstBootSession {
+            } else if player.phase != .playing {
+                // Nothing chosen and nothing to start: say so, rather than answer "ok" having done nothing.
+                guard let session = content.catalog.firstBootSession else {
+                    return .failure(ControlError(.failed, "there is nothing on this box to play yet; see stillroomctl sessions"))
+                }
                 _ = play(sessionID: session.id)
             }
             return .success(statusJSON())

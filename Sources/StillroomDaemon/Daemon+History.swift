@@ -31,7 +31,7 @@ extension Daemon {
             let month: CivilMonth
             if let text = request.argument("month") {
                 guard let parsed = HistoryReport.parseMonth(text) else {
-                    return .failure(ControlError(.invalidArgument, "--month takes YYYY-MM, got \"\(text)\""))
+                    return .failure(ControlError(.invalidArgument, "--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(text)\""))
                 }
                 month = parsed
             } else {

@@ -152,7 +152,7 @@ struct CommandRunner {
         case "month":
             var arguments: [String: JSONValue] = ["view": "month"]
             if let month = invocation.flags["--month"] {
-                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM, got \"\(month)\"") }
+                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(month)\"") }
                 arguments["month"] = .string(month)
             }
             return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) }, print: Output.historyMonth)
@@ -247,7 +247,7 @@ struct CommandRunner {
         case .notFound: return .notFound
         case .notPermitted: return .refused
         case .invalidArgument, .unknownCommand, .badRequest, .unsupportedVersion, .tooLong: return .usage
-        case .failed: return .failed
+        case .failed, .busy: return .failed
         }
     }
 }
@@ -257,7 +257,12 @@ enum SeekArgument {
     static func parse(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
         guard words.count == 1, let word = words.first, !word.isEmpty else { throw UsageError("seek needs +S, -S or MM:SS") }
         if word.hasPrefix("+") || word.hasPrefix("-") {
-            guard let seconds = Double(word.dropFirst()), seconds.isFinite else { throw UsageError("seek: \"\(word)\" is not a number of seconds") }
+            // One sign, then digits: "+-5" or "+inf" is a typing slip, not a seek.
+            let magnitude = word.dropFirst()
+            guard let first = magnitude.first, first.isASCII && (first.isNumber || first == "."),
+                  let seconds = Double(magnitude), seconds.isFinite else {
+                throw UsageError("seek: \"\(word)\" is not a number of seconds")
+            }
             return ["by": .number(word.hasPrefix("-") ? -seconds : seconds)]
         }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
