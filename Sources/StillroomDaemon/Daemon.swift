@@ -78,11 +78,14 @@ public final class Daemon {
     var checkpointTimer: LoopTimer!
     var outputRetryTimer: LoopTimer!
     private(set) var exitStatus: Int32 = 0
+    /// Held for the life of the process: no second daemon on this data folder.
+    private let dataLock: DataDirectoryLock
 
     public init(options: DaemonOptions, environment: [String: String], logger: Logger) throws(StartupError) {
         self.options = options
         self.logger = logger
         try Self.checkPaths(options)
+        dataLock = try DataDirectoryLock.acquire(in: options.dataDirectory)
         do {
             loop = try EventLoop(timeWarpFactor: options.timeWarp)
         } catch {
