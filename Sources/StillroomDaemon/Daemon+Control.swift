@@ -44,6 +44,7 @@ extension Daemon {
         case "reminder": return reminderCommand(request)
         case "timer": return timerCommand(request)
         case "screenshot": return screenshotCommand(request)
+        case "transcript": return transcriptCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
@@ -170,7 +171,7 @@ extension Daemon {
         return .success(statusJSON())
     }
 
-    private func withSession(_ request: ControlRequest, text: String? = nil,
+    func withSession(_ request: ControlRequest, text: String? = nil,
                              _ body: (Session) -> Result<JSONValue, ControlError>) -> Result<JSONValue, ControlError> {
         guard let raw = text ?? request.argument("session") else {
             return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))

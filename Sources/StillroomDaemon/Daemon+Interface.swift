@@ -133,11 +133,10 @@ extension Daemon {
         if let cached = transcriptCache, cached.id == id { return cached.transcript }
         var transcript: Transcript?
         if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
-            let path: String? = switch session.transcript {
-            case .bundled(let relative): content.path(of: relative)
-            case .remote: downloads?.localFiles(for: contentID)?.transcript
+            switch loadTranscript(of: session) {
+            case .success(let loaded): transcript = loaded
+            case .failure(let problem): logger.warning(problem.message) // once: the result is cached per session
             }
-            if let path, let bytes = try? FileReading.bytes(path) { transcript = try? WebVTTParser.parse(bytes, fileName: path) }
         }
         transcriptCache = (id, transcript)
         return transcript

@@ -91,7 +91,10 @@ struct CommandRunner {
                                            failsWhen: { $0["ok"]?.boolValue == false })
             case "transcript":
                 let id = try oneWord("a session id")
-                return try Offline(invocation).printTranscript(id)
+                return try daemonOrOffline("transcript", ["session": .string(id)], offline: { try Offline(invocation).transcript(id) },
+                                           print: Output.transcript,
+                                           offlineNote: "the daemon is not running; this is read from the content folder "
+                                               + "\(invocation.contentDirectory) (a downloaded session's transcript needs the daemon)")
             case "favorite":
                 guard invocation.words.count == 2, ["add", "remove"].contains(invocation.words[0]) else {
                     throw UsageError("usage: stillroomctl favorite add|remove ID")
@@ -206,8 +209,10 @@ struct CommandRunner {
     }
 
     /// A read-only command: from the daemon when it runs, else from the database and content folder.
+    /// `offlineNote`, when given, is said on stderr when the answer comes from the files.
     private func daemonOrOffline(_ command: String, _ arguments: [String: JSONValue], offline: () throws -> JSONValue,
-                                 print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
+                                 print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false },
+                                 offlineNote: String? = nil) throws -> ExitStatus {
         let response: ControlResponse
         do {
             response = try connection.send(command, arguments)
@@ -215,6 +220,7 @@ struct CommandRunner {
             switch error {
             case .unreachable:
                 let result = try offline()
+                if let offlineNote { write("stillroomctl: \(offlineNote)", to: STDERR_FILENO) }
                 write(invocation.json ? ControlCodec.json(result) : print(result))
                 return failsWhen(result) ? .failed : .ok
             case .refused(let reason): fail(reason, .refused)

@@ -106,6 +106,15 @@ enum Output {
         }.joined(separator: "\n")
     }
 
+    /// Each cue on a line after its start time; a cue's further lines are indented under its first.
+    static func transcript(_ result: JSONValue) -> String {
+        (result["cues"]?.arrayValue ?? []).map { cue in
+            let text = (cue["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n" + String(repeating: " ", count: 8))
+            return "\(TimeText.clock(cue["start"]?.doubleValue ?? 0).leftPadded(to: 6))  \(text)"
+        }.joined(separator: "\n")
+    }
+
     static func downloads(_ result: JSONValue) -> String {
         let items = result["downloads"]?.arrayValue ?? []
         var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
