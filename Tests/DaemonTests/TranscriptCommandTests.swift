@@ -74,4 +74,26 @@ import Testing
         Self.expectNoControlCharacters(offline.stdout, "offline transcript")
         #expect(offline.stdout.hasPrefix("  0:00  Breathe \\u{001B}[31m"), "\(offline.stdout)")
     }
+
+    /// A downloaded transcript may hold a megabyte in one cue: refused with a message that says why, rather
+    /// than laid out on the loop (pango shaping a megabyte stalls it for seconds, and the audio with it).
+    @Test func aMegabyteCueIsRefusedWithAClearMessage() {
+        let harness = DaemonHarness()
+        let huge = String(repeating: "breathe in and out ", count: 55_000) // 1 045 000 characters, one cue
+        Files.write("WEBVTT\n\n00:00.000 --> 00:03.000\n\(huge)\n", to: harness.content + "/sessions/sweep/transcript.vtt")
+        Files.write("WEBVTT\n\n00:00.000 --> 00:20.000\n\(String(repeating: "x", count: 1001))\n",
+                    to: harness.content + "/sessions/long/transcript.vtt")
+        harness.start()
+        let sweep = harness.ctl("transcript", "sweep")
+        #expect(sweep.status == 1)
+        #expect(sweep.stderr.contains("transcript.vtt:1: the file is 1045033 bytes; a transcript may be at most 524288 (512 KiB)"),
+                "\(sweep.stderr)")
+        let long = harness.ctl("transcript", "long")
+        #expect(long.status == 1)
+        #expect(long.stderr.contains("transcript.vtt:4: the cue's text is 1001 characters long; a cue may have at most 1000"),
+                "\(long.stderr)")
+        harness.ctl("play", "sweep") // the screen's model reads it too: refused, said in the log
+        let (_, log) = harness.stop()
+        #expect(log.contains("<4>the transcript of sweep cannot be read:"), "\(log)")
+    }
 }
