@@ -5,7 +5,7 @@ import Testing
 /// thousands of cues must not stall the loop the first time it is shown (pango shapes each text it measures).
 @Suite struct TranscriptWindowTests {
     /// Counts the texts measured, with the pure estimate doing the measuring.
-    final class CountingMeasurer: @unchecked Sendable { // one thread: the test's
+    final class CountingMeasurer {
         var texts = 0
         var measurer: TextMeasurer {
             TextMeasurer(lineCount: { [unowned self] run in texts += 1; return TextMeasurer.estimate.lineCount(run) },
