@@ -25,6 +25,8 @@ public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible 
         case notFound = "not_found"
         case notPermitted = "not_permitted"
         case tooLong = "too_long"
+        /// The daemon already serves as many clients as it takes; try again in a moment.
+        case busy
         case failed
     }
 

@@ -92,15 +92,12 @@ public final class ControlServer {
             }
             guard isPermitted(peer) else {
                 log("refused a connection from uid \(peer.uid) (pid \(peer.pid)): not root, not the daemon's user, not in group stillroom")
-                let refusal = ControlCodec.encode(ControlResponse(id: nil, outcome: .failure(ControlError(.notPermitted,
-                    "permission denied: run as root or as a member of the group stillroom"))))
-                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuse(fd, ControlError(.notPermitted, "permission denied: run as root or as a member of the group stillroom"))
                 continue
             }
             guard clients.count < Self.maximumClients else {
                 log("too many clients; refusing pid \(peer.pid)")
-                close(fd)
+                refuse(fd, ControlError(.busy, "the box is busy: it is already serving \(Self.maximumClients) connections; try again in a moment"))
                 continue
             }
             let client = Client(fd: fd, peer: peer)
@@ -113,6 +110,14 @@ public final class ControlServer {
             client.watch = watch
             clients[fd] = client
         }
+    }
+
+    /// One error line, then the close: a refused client learns why instead of finding the line dead. The
+    /// socket is fresh, so the short line fits its buffer; if it does not, the close alone is the answer.
+    private func refuse(_ fd: Int32, _ error: ControlError) {
+        let line = ControlCodec.encode(ControlResponse(id: nil, outcome: .failure(error)))
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        close(fd)
     }
 
     private func serve(_ client: Client, events: IOEvents) {

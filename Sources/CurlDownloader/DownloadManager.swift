@@ -71,13 +71,14 @@ public struct ManifestSourceStatus: Sendable, Hashable {
     /// reached since the box started.
     public var remembered = false
 
-    /// One line for people: "3 sessions", "3 sessions (kept list; not reached yet)", "failed: …".
+    /// One line for people: "3 sessions listed", "could not be read: … Using the list kept on this box.".
     public var summary: String {
+        let kept = remembered ? " Meanwhile the list kept on this box is shown." : ""
         switch state {
-        case .notLoaded: remembered ? "not reached yet; using the list kept on this box" : "not reached yet"
-        case .loading: remembered ? "loading; using the list kept on this box meanwhile" : "loading"
-        case .loaded(let count): count == 1 ? "1 session" : "\(count) sessions"
-        case .failed(let failure): failure.reason + (remembered ? " Using the list kept on this box." : "")
+        case .notLoaded: return "not read yet." + kept
+        case .loading: return "being read." + kept
+        case .loaded(let count): return count == 1 ? "1 session listed" : "\(count) sessions listed"
+        case .failed(let failure): return "could not be read: \(failure.reason) \(failure.advice)" + kept
         }
     }
 }

@@ -44,6 +44,7 @@ extension Daemon {
         case "reminder": return reminderCommand(request)
         case "timer": return timerCommand(request)
         case "screenshot": return screenshotCommand(request)
+        case "transcript": return transcriptCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }
@@ -54,7 +55,11 @@ extension Daemon {
             // No id: accept a resume offer, resume a pause, or start the first-boot session.
             if player.resumeOffer != nil || player.phase == .paused || player.phase == .ended {
                 apply(player.resumeOffer != nil ? .acceptResume : .resume)
-            } else if player.phase != .playing, let session = content.catalog.firstBootSession {
+            } else if player.phase != .playing {
+                // Nothing chosen and nothing to start: say so, rather than answer "ok" having done nothing.
+                guard let session = content.catalog.firstBootSession else {
+                    return .failure(ControlError(.failed, "there is nothing on this box to play yet; see stillroomctl sessions"))
+                }
                 _ = play(sessionID: session.id)
             }
             return .success(statusJSON())
@@ -192,7 +197,7 @@ extension Daemon {
         return .success(statusJSON())
     }
 
-    private func withSession(_ request: ControlRequest, text: String? = nil,
+    func withSession(_ request: ControlRequest, text: String? = nil,
                              _ body: (Session) -> Result<JSONValue, ControlError>) -> Result<JSONValue, ControlError> {
         guard let raw = text ?? request.argument("session") else {
             return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))

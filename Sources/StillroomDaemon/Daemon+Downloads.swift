@@ -67,7 +67,7 @@ extension Daemon {
         if action == "list" {
             return .success(.object([
                 "downloads": .array(downloads.statuses.map(\.jsonValue)),
-                "sources": .array(downloads.manifestSources.map(Self.sourceJSON)),
+                "sources": .array(downloads.manifestSources.map(\.jsonValue)),
             ]))
         }
         if action == "start" && downloads.manifestSources.isEmpty {
@@ -95,17 +95,6 @@ extension Daemon {
             return .failure(ControlError(Self.code(for: error), error.description))
         }
         return .success(downloads.status(of: id).map(\.jsonValue) ?? .null)
-    }
-
-    private static func sourceJSON(_ source: ManifestSourceStatus) -> JSONValue {
-        let state = switch source.state {
-        case .notLoaded: "not_loaded"
-        case .loading: "loading"
-        case .loaded: "loaded"
-        case .failed: "failed"
-        }
-        return .object(["url": .string(source.url.description), "state": .string(state), "summary": .string(source.summary),
-                        "remembered": .bool(source.remembered)])
     }
 
     private static func code(for error: DownloadCommandError) -> ControlError.Code {

@@ -15,8 +15,11 @@ extension Daemon {
         return PracticeHistory(runs: runs, calendar: calendar, now: clockTrusted ? wallMilliseconds : nil)
     }
 
+    /// Titles of every session the daemon knows: bundled, and remote (from the manifests, downloaded or
+    /// not). A run of a session no longer known keeps its id (HistoryReport falls back to it).
     var sessionTitles: [String: String] {
-        var titles = content.catalog.sessions.reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
+        let known = (downloads?.remoteSessions ?? []) + content.catalog.sessions // bundled last: their titles win
+        var titles = known.reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
         for (name, _) in BreathingTimer.patterns { titles[BreathingTimer.practicePrefix + name] = "Breathing timer, \(name)" }
         return titles
     }
@@ -28,7 +31,7 @@ extension Daemon {
             let month: CivilMonth
             if let text = request.argument("month") {
                 guard let parsed = HistoryReport.parseMonth(text) else {
-                    return .failure(ControlError(.invalidArgument, "--month takes YYYY-MM, got \"\(text)\""))
+                    return .failure(ControlError(.invalidArgument, "--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(text)\""))
                 }
                 month = parsed
             } else {

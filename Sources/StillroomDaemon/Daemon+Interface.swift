@@ -69,6 +69,9 @@ extension Daemon {
     /// One control action from any input backend.
     func handleInputAction(_ action: ControlAction) {
         if !readingQueue.isEmpty && action != .wake { stopReading() }
+        // The transcript's pages near the reader move with the recording: bring them up to date, so a
+        // detent lands on the page the screen shows next.
+        if ui.screen == .transcript { refreshModel() }
         perform(ui.handle(action, model: model, now: loop.now))
         screen?.invalidate()
     }
@@ -85,7 +88,11 @@ extension Daemon {
             noticesCache = nil
             storedChanged = false
         }
-        let next = buildModel()
+        var next = buildModel()
+        if let sceneBuilder, let screen {
+            // The pages the screen cuts the transcript's long cues into, for the knob (Interface.scroll).
+            next.transcriptPages = sceneBuilder.transcriptPages(ui, model: next, size: screen.display.size, now: loop.now)
+        }
         guard next != model else { return }
         model = next
         perform(ui.update(model: model, now: loop.now))
@@ -134,11 +141,10 @@ extension Daemon {
         if let cached = transcriptCache, cached.id == id { return cached.transcript }
         var transcript: Transcript?
         if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
-            let path: String? = switch session.transcript {
-            case .bundled(let relative): content.path(of: relative)
-            case .remote: downloads?.localFiles(for: contentID)?.transcript
+            switch loadTranscript(of: session) {
+            case .success(let loaded): transcript = loaded
+            case .failure(let problem): logger.warning(problem.message) // once: the result is cached per session
             }
-            if let path, let bytes = try? FileReading.bytes(path) { transcript = try? WebVTTParser.parse(bytes, fileName: path) }
         }
         transcriptCache = (id, transcript)
         return transcript

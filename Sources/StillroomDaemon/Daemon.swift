@@ -86,12 +86,16 @@ public final class Daemon {
     /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
     var storageProblem: String?
     var storageNoticeDismissed = false
+    /// Held for the life of the process: no second daemon on this data folder.
+    private let dataLock: DataDirectoryLock
 
     public init(options: DaemonOptions, environment: [String: String], logger: Logger) throws(StartupError) {
         self.options = options
         self.logger = logger
         try Self.checkPaths(options)
         let dataProblem = Self.dataDirectoryProblem(options.dataDirectory)
+        // A folder that cannot be used guards nothing (the box runs on in memory); one in use is refused.
+        dataLock = try DataDirectoryLock.acquire(in: options.dataDirectory, required: dataProblem == nil)
         do {
             loop = try EventLoop(timeWarpFactor: options.timeWarp)
         } catch {

@@ -91,7 +91,10 @@ struct CommandRunner {
                                            failsWhen: { $0["ok"]?.boolValue == false })
             case "transcript":
                 let id = try oneWord("a session id")
-                return try Offline(invocation).printTranscript(id)
+                return try daemonOrOffline("transcript", ["session": .string(id)], offline: { try Offline(invocation).transcript(id) },
+                                           print: Output.transcript,
+                                           offlineNote: "the daemon is not running; this is read from the content folder "
+                                               + "\(invocation.contentDirectory) (a downloaded session's transcript needs the daemon)")
             case "favorite":
                 guard invocation.words.count == 2, ["add", "remove"].contains(invocation.words[0]) else {
                     throw UsageError("usage: stillroomctl favorite add|remove ID")
@@ -152,7 +155,7 @@ struct CommandRunner {
         case "month":
             var arguments: [String: JSONValue] = ["view": "month"]
             if let month = invocation.flags["--month"] {
-                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM, got \"\(month)\"") }
+                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(month)\"") }
                 arguments["month"] = .string(month)
             }
             return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) }, print: Output.historyMonth)
@@ -207,8 +210,10 @@ struct CommandRunner {
     }
 
     /// A read-only command: from the daemon when it runs, else from the database and content folder.
+    /// `offlineNote`, when given, is said on stderr when the answer comes from the files.
     private func daemonOrOffline(_ command: String, _ arguments: [String: JSONValue], offline: () throws -> JSONValue,
-                                 print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
+                                 print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false },
+                                 offlineNote: String? = nil) throws -> ExitStatus {
         let response: ControlResponse
         do {
             response = try connection.send(command, arguments)
@@ -216,6 +221,7 @@ struct CommandRunner {
             switch error {
             case .unreachable:
                 let result = try offline()
+                if let offlineNote { write("stillroomctl: \(offlineNote)", to: STDERR_FILENO) }
                 write(invocation.json ? ControlCodec.json(result) : print(result))
                 return failsWhen(result) ? .failed : .ok
             case .refused(let reason): fail(reason, .refused)
@@ -248,7 +254,7 @@ struct CommandRunner {
         case .notFound: return .notFound
         case .notPermitted: return .refused
         case .invalidArgument, .unknownCommand, .badRequest, .unsupportedVersion, .tooLong: return .usage
-        case .failed: return .failed
+        case .failed, .busy: return .failed
         }
     }
 }
@@ -258,7 +264,12 @@ enum SeekArgument {
     static func parse(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
         guard words.count == 1, let word = words.first, !word.isEmpty else { throw UsageError("seek needs +S, -S or MM:SS") }
         if word.hasPrefix("+") || word.hasPrefix("-") {
-            guard let seconds = Double(word.dropFirst()), seconds.isFinite else { throw UsageError("seek: \"\(word)\" is not a number of seconds") }
+            // One sign, then digits: "+-5" or "+inf" is a typing slip, not a seek.
+            let magnitude = word.dropFirst()
+            guard let first = magnitude.first, first.isASCII && (first.isNumber || first == "."),
+                  let seconds = Double(magnitude), seconds.isFinite else {
+                throw UsageError("seek: \"\(word)\" is not a number of seconds")
+            }
             return ["by": .number(word.hasPrefix("-") ? -seconds : seconds)]
         }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)

@@ -18,7 +18,8 @@ enum Help {
           sessions [--theme T] [--favorites] [--offline]
                                       the sessions (works with the daemon down)
           show ID                     one session in full
-          transcript ID               the session's transcript, with times
+          transcript ID               the session's transcript, with times (bundled or downloaded;
+                                      from the content folder when the daemon is down)
           favorite add|remove ID
 
         Downloads:
@@ -75,7 +76,7 @@ enum Help {
         "dismiss": "Usage: stillroomctl dismiss [--notice N]\nDismisses the resume offer, or notice N (see status).",
         "sessions": "Usage: stillroomctl sessions [--theme breathe|focus|unwind] [--favorites] [--offline]\nLists sessions; --offline: only those on the box.",
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
-        "transcript": "Usage: stillroomctl transcript ID\nPrints the transcript with the time of each line.",
+        "transcript": "Usage: stillroomctl transcript ID [--json]\nPrints the transcript with the time of each line, as the daemon has it (bundled or downloaded).\nWith the daemon down, a bundled session's transcript is read from the content folder, and stillroomctl says so.",
         "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
         "downloads": "Usage: stillroomctl downloads [--json]\nEach download's state (queued, downloading N%, verifying, on this box, failed with the reason and what to do).",
         "download": "Usage: stillroomctl download ID | download cancel ID | download remove ID --yes",

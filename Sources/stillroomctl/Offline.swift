@@ -3,10 +3,11 @@ import Glibc
 import SQLiteStore
 import StillroomCore
 
-/// A failure answering from the files: what to do, and the exit status.
-struct OfflineError: Error {
+/// A failure answering from the files: what to do, and the exit status. Printed, it is its message.
+struct OfflineError: Error, CustomStringConvertible {
     let message: String
     let status: ExitStatus
+    var description: String { message }
 }
 
 /// Read-only answers from the database (opened read-only) and the content folder, for when the daemon
@@ -53,26 +54,19 @@ struct Offline {
         return json(session, favorite: favoriteIDs().contains(session.id.rawValue))
     }
 
-    func printTranscript(_ id: String) throws -> ExitStatus {
+    /// The transcript of a bundled session, from the content folder (the daemon's answer has the same shape).
+    func transcript(_ id: String) throws -> JSONValue {
         let session = try find(id, in: try loadCatalog())
         guard case .bundled(let path) = session.transcript else {
-            throw OfflineError(message: "the transcript of \(id) is not on the box yet; download the session first", status: .failed)
+            throw OfflineError(message: "the transcript of \(id) is downloaded with the session; start the daemon to read it", status: .failed)
         }
         let bytes = try readFile(invocation.contentDirectory + "/" + path.rawValue)
-        let transcript: Transcript
         do {
-            transcript = try WebVTTParser.parse(bytes, fileName: path.rawValue)
+            return TranscriptReport.json(session: session.id.rawValue, title: session.title, source: "bundled",
+                                         transcript: try WebVTTParser.parse(bytes, fileName: path.rawValue))
         } catch {
             throw OfflineError(message: "\(error)", status: .failed)
         }
-        if invocation.json {
-            write(ControlCodec.json(.object(["session": .string(id), "cues": .array(transcript.cues.map {
-                .object(["start": .number($0.start.seconds), "end": .number($0.end.seconds), "text": .string($0.plainText)])
-            })])))
-        } else {
-            for cue in transcript.cues { write("\(TimeText.clock(cue.start.seconds).leftPadded(to: 6))  \(cue.plainText)") }
-        }
-        return .ok
     }
 
     func settings() throws -> JSONValue {

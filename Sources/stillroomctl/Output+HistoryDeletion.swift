@@ -7,7 +7,7 @@ import StillroomCore
 extension Output {
     static func historyDeleted(_ result: JSONValue, run: Int?) -> String {
         let count = result["deleted"]?.integerValue ?? 0
-        var text = run.map { "Deleted run \($0)." } ?? "Deleted \(count) runs."
+        var text = run.map { "Deleted run \($0)." } ?? "Deleted \(Wording.count(count, "run"))."
         if result["wiped"]?.boolValue == false && count > 0 {
             let (subject, possessive) = count == 1 ? ("It is", "it") : ("They are", "they")
             text += " \(subject) gone from the history; the space \(possessive) used on the card will be wiped when there is room"

@@ -17,7 +17,7 @@ enum Output {
         if !daemonUp, let position = result["lastCheckpoint"]?["position"]?.doubleValue {
             lines.append("Last saved place: \(TimeText.clock(position)) (from the database)")
         }
-        if let reason = result["pauseReason"]?.stringValue { lines.append("Paused because: \(reason)") }
+        if let reason = result["pauseReason"]?.stringValue { lines.append(Wording.pause(reason)) }
         if let error = result["error"]?.stringValue { lines.append("Error: \(error)") }
         if let offer = result["resumeOffer"], offer != .null, let title = offer["title"]?.stringValue {
             lines.append("Offering: Resume \(title) at \(TimeText.clock(offer["position"]?.doubleValue ?? 0)) (stillroomctl play, or dismiss)")
@@ -78,20 +78,22 @@ enum Output {
     }
 
     static func historyMonth(_ result: JSONValue) -> String {
-        var lines = ["Practice in \(result["month"]?.stringValue ?? "?"): \(result["monthMinutes"]?.integerValue ?? 0) minutes "
-                     + "on \(result["practisedDays"]?.integerValue ?? 0) days"]
+        var lines = ["Practice in \(result["month"]?.stringValue ?? "?"): \(Wording.count(result["monthMinutes"]?.integerValue ?? 0, "minute")) "
+                     + "on \(Wording.count(result["practisedDays"]?.integerValue ?? 0, "day"))"]
         for day in result["days"]?.arrayValue ?? [] where (day["runs"]?.integerValue ?? 0) > 0 {
             let completed = day["completed"]?.integerValue ?? 0
             lines.append("  \(day["day"]?.stringValue ?? "")  \(String(day["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min"
                          + (completed > 0 ? "  (\(completed) completed)" : ""))
         }
-        lines.append("All time: \(result["totalMinutes"]?.integerValue ?? 0) minutes in \(result["totalRuns"]?.integerValue ?? 0) sessions, "
-                     + "\(result["completedRuns"]?.integerValue ?? 0) completed")
+        lines.append("All time: \(Wording.count(result["totalMinutes"]?.integerValue ?? 0, "minute")) "
+                     + "in \(Wording.count(result["totalRuns"]?.integerValue ?? 0, "session")), \(result["completedRuns"]?.integerValue ?? 0) completed")
         if let silent = result["silentTotalMinutes"]?.integerValue, silent > 0 {
-            lines.append("Silent practice (breathing timer): \(result["silentMonthMinutes"]?.integerValue ?? 0) minutes this month, \(silent) in all")
+            lines.append("Silent practice (breathing timer): \(Wording.count(result["silentMonthMinutes"]?.integerValue ?? 0, "minute")) "
+                         + "this month, \(silent) in all")
         }
         if let undated = result["undatedRuns"]?.integerValue, undated > 0 {
-            lines.append("\(undated) sessions have no date yet (the clock was not set when they were played)")
+            lines.append(undated == 1 ? "1 session has no date yet (the clock was not set when it was played)"
+                                      : "\(undated) sessions have no date yet (the clock was not set when they were played)")
         }
         if let streak = result["streak"], streak != .null, let days = streak["days"]?.integerValue, days > 1 {
             lines.append("\(days) days in a row")
@@ -110,12 +112,20 @@ enum Output {
         }.joined(separator: "\n")
     }
 
+    /// Each cue on a line after its start time; a cue's further lines are indented under its first.
+    static func transcript(_ result: JSONValue) -> String {
+        (result["cues"]?.arrayValue ?? []).map { cue in
+            let text = (cue["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n" + String(repeating: " ", count: 8))
+            return "\(TimeText.clock(cue["start"]?.doubleValue ?? 0).leftPadded(to: 6))  \(text)"
+        }.joined(separator: "\n")
+    }
+
     static func downloads(_ result: JSONValue) -> String {
         let items = result["downloads"]?.arrayValue ?? []
         var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
         for source in result["sources"]?.arrayValue ?? [] {
-            let said = source["summary"]?.stringValue ?? source["state"]?.stringValue ?? "?"
-            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(said)")
+            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(source["summary"]?.stringValue ?? source["state"]?.stringValue ?? "?")")
         }
         return lines.joined(separator: "\n")
     }

@@ -3,8 +3,10 @@ import ControlProtocol
 import Glibc
 import StillroomCore
 
+/// Everything stillroomctl prints goes through here, made terminal-safe (TerminalText).
 func write(_ text: String, to fd: Int32 = STDOUT_FILENO) {
-    let line = text.hasSuffix("\n") ? text : text + "\n"
+    let safe = TerminalText.safe(text)
+    let line = safe.hasSuffix("\n") ? safe : safe + "\n"
     _ = line.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
 }
 

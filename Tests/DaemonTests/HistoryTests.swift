@@ -24,14 +24,14 @@ import Testing
         #expect(recent.first?["completed"]?.boolValue == true)
         let seconds = recent.first?["seconds"]?.doubleValue ?? 0
         #expect(seconds >= 19.5 && seconds <= 20.5)
-        #expect(harness.ctl("history").stdout.contains("All time: 0 minutes in 1 sessions, 1 completed"))
+        #expect(harness.ctl("history").stdout.contains("All time: 0 minutes in 1 session, 1 completed"))
 
         let csv = harness.ctl("history", "export", "--format", "csv").stdout
         #expect(csv.utf8.split(separator: 0x0A).count == 2) // the header and one run (CRLF lines, RFC 4180)
         let refused = harness.ctl("history", "delete", "--all")
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("add --yes"))
-        #expect(harness.ctl("history", "delete", "--all", "--yes").stdout == "Deleted 1 runs.\n")
+        #expect(harness.ctl("history", "delete", "--all", "--yes").stdout == "Deleted 1 run.\n")
         #expect(statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue?.isEmpty == true)
         harness.stop()
         // The daemon down: history still answers from the database.

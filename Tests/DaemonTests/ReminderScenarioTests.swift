@@ -41,6 +41,10 @@ func timeZoneMaking(localSecondOfDay target: Int) -> String {
             harness.start()
             harness.ctl("reminder", "set", "21:30")
             harness.stop()
+            // The time zone below moves the local clock, not the instant: backdate the setting a day, so the
+            // reminder was set before the one it missed came due (one due before it was set is never missed).
+            #expect(runShell("sqlite3 '\(harness.dataDirectory)/stillroom.db' "
+                             + "'UPDATE reminder_preference SET updated_at = updated_at - 86400000'") == 0)
             harness.start(environment: ["TZ": timeZoneMaking(localSecondOfDay: 21 * 3600 + (30 + minutesLate) * 60)])
             let reminder = harness.ctl("reminder", "--json").stdout
             #expect(reminder.contains("\"card\":\(expectCard)"), "\(minutesLate) minutes late")
@@ -59,5 +63,23 @@ extension String {
             return start
         }
         return Int.max
+    }
+}
+
+@Suite struct ReminderRestartTests {
+    /// Set at 21:50 for 21:30, the reminder is next due tomorrow; a restart must not show today's as missed.
+    @Test func aReminderSetAfterItsTimeTodayIsNotShownAsMissedAfterARestart() {
+        let harness = DaemonHarness()
+        let zone = timeZoneMaking(localSecondOfDay: 21 * 3600 + 50 * 60)
+        harness.start(environment: ["TZ": zone])
+        let set = harness.ctl("reminder", "set", "21:30", "--json").stdout
+        #expect(set.contains("\"card\":false"))
+        let next = set.split(separator: "\"next\":").last?.prefix { $0 != "," }
+        harness.stop()
+        harness.start(environment: ["TZ": zone])
+        let after = harness.ctl("reminder", "--json").stdout
+        #expect(after.contains("\"card\":false"), "\(after)")
+        #expect(after.split(separator: "\"next\":").last?.prefix { $0 != "," } == next, "\(set) then \(after)")
+        harness.stop()
     }
 }

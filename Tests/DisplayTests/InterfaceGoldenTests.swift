@@ -69,10 +69,13 @@ import TestSupport
                 let stack = sample.interface.stack
                 let top = stack[stack.count - 1]
                 var interfaces: [Interface] = []
+                var model = sample.model
                 if top.screen == .transcript {
+                    // As the daemon does: the pages of the cues near the reader, so a detent is a page.
+                    model.transcriptPages = builder.transcriptPages(sample.interface, model: model, size: size, now: sample.now)
                     for steps in -12...12 {
                         var ui = sample.interface
-                        _ = ui.handle(.scroll(by: steps), model: sample.model, now: sample.now)
+                        _ = ui.handle(.scroll(by: steps), model: model, now: sample.now)
                         interfaces.append(ui)
                     }
                 } else {
@@ -82,8 +85,8 @@ import TestSupport
                     }
                 }
                 for ui in interfaces {
-                    let scene = builder.scene(ui, model: sample.model, size: size, now: sample.now)
-                    Self.expectNothingCut(scene, painter: painter, label: "\(name)-\(size)-\(text)-\(String(describing: ui.focus(sample.model)))")
+                    let scene = builder.scene(ui, model: model, size: size, now: sample.now)
+                    Self.expectNothingCut(scene, painter: painter, label: "\(name)-\(size)-\(text)-\(String(describing: ui.focus(model)))")
                 }
             }
         }

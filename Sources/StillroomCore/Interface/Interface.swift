@@ -44,8 +44,8 @@ public struct Interface: Equatable, Sendable {
     public private(set) var stack: [Page] = [Page(.library)]
     public private(set) var filter: LibraryFilter = .all
     public private(set) var seekPreview: SeekPreview?
-    /// The transcript's scroll: nil follows the current cue; otherwise the cue shown at the top.
-    public private(set) var transcriptAnchor: Int?
+    /// The transcript's scroll: nil follows the recording; otherwise the cue (and page of it) turned to.
+    public private(set) var transcriptAnchor: TranscriptPlace?
     public private(set) var editing: SettingEdit?
     /// The timer's length (minutes) being chosen with the knob on the set-up screen.
     public private(set) var timerMinutesEdit: Int?
@@ -471,16 +471,25 @@ public struct Interface: Equatable, Sendable {
 
     private mutating func scroll(_ steps: Int, _ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         if screen == .transcript, let transcript = model.transcript, !transcript.cues.isEmpty {
-            let current = Self.currentCue(transcript, model.player, now: now) ?? 0
-            let anchor = min(transcript.cues.count - 1, max(0, (transcriptAnchor ?? current) + steps))
+            // A detent is a page: a cue that fits the screen, or one page of a long one.
+            let pages = model.transcriptPages
+            let current = Self.currentPlace(transcript, pages, model.player, now: now) ?? TranscriptPlace(cue: 0)
+            let anchor = pages.place(transcriptAnchor ?? current, movedBy: steps, in: transcript)
             if anchor == current {
                 transcriptAnchor = nil
                 return say("Following the recording.", model)
             }
             transcriptAnchor = anchor
-            return say(transcript.cues[anchor].plainText, model)
+            return say(pages.text(at: anchor, in: transcript), model)
         }
         return moveFocus(steps, model)
+    }
+
+    /// The page being spoken: the current cue, and the page of it the recording has reached.
+    static func currentPlace(_ transcript: Transcript, _ pages: TranscriptPages, _ player: InterfaceModel.PlayerInfo,
+                             now: MonotonicInstant) -> TranscriptPlace? {
+        guard let cue = currentCue(transcript, player, now: now) else { return nil }
+        return TranscriptPlace(cue: cue, page: pages.page(ofCue: cue, in: transcript, atSeconds: player.position(at: now)))
     }
 
     /// The cue being spoken (or the last one before the position).
@@ -703,7 +712,7 @@ public struct Interface: Equatable, Sendable {
         case (.transcript, _):
             // Read the transcript aloud from the line in view (the recording pauses: one voice at a time).
             guard let transcript = model.transcript, !transcript.cues.isEmpty else { return [] }
-            let from = transcriptAnchor ?? Self.currentCue(transcript, model.player, now: model.player.positionAt ?? .zero) ?? 0
+            let from = transcriptAnchor?.cue ?? Self.currentCue(transcript, model.player, now: model.player.positionAt ?? .zero) ?? 0
             return [.readTranscript(fromCue: from)]
         case (.player, _):
             guard let session = model.session(model.player.sessionID) else { return [] }

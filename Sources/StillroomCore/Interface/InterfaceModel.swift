@@ -12,6 +12,9 @@ public struct InterfaceModel: Equatable, Sendable {
     public var player: PlayerInfo
     /// The transcript of the player's session, when it has one.
     public var transcript: Transcript?
+    /// The pages of the transcript's cues near the reader, as the screen cuts them (`InterfaceScene
+    /// .transcriptPages`), so the knob can step through a long cue; empty with no screen (a cue is a page).
+    public var transcriptPages = TranscriptPages()
     /// The breath cues of the player's session, when it has them (otherwise the circle follows
     /// `BreathPattern.calm` along the recording).
     public var breathCues: BreathCueTrack?

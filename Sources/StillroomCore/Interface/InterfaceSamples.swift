@@ -72,6 +72,16 @@ public enum InterfaceSamples {
         cue(50.721, 51.347, "And out."),
     ])
 
+    /// A cue of 318 characters (issue 19: longer than the transcript screen holds at the largest text size).
+    public static let longCue = "In for four, and out for six. Let the breath find its own pace as you count, without forcing anything: "
+        + "the in-breath rising gently through the chest, a small pause at the top, and then the long, slow out-breath, "
+        + "letting the shoulders soften and the jaw loosen, until the next breath arrives by itself, gentle and easy."
+
+    /// The sample transcript with its "In for four…" cue made long: what a downloaded transcript may hold.
+    public static let longCueTranscript = Transcript(cues: transcript.cues.map { cue in
+        cue.text == "In for four, and out for six." ? TranscriptCue(start: cue.start, end: cue.end, text: longCue) : cue
+    })
+
     static func cue(_ start: Double, _ end: Double, _ text: String) -> TranscriptCue {
         TranscriptCue(start: .milliseconds(Int64(start * 1000)), end: .milliseconds(Int64(end * 1000)), text: text)
     }
@@ -224,6 +234,7 @@ public enum InterfaceSamples {
             state("player-loading", [Page(.player)], playing(base, phase: .loading, position: 0)),
             state("player-long-title", [Page(.player)], playing(base, sessionID: "slow-body-scan", position: 612)),
             state("transcript-scrolled", [Page(.player), Page(.transcript)], playing(base, position: 37.2), actions: [.scroll(by: -4)]),
+            state("transcript-long-cue", [Page(.player), Page(.transcript)], { var m = playing(base, position: 36.7); m.transcript = longCueTranscript; return m }()),
             state("history-empty", [Page(.history)], emptyHistory),
             State(name: "settings-editing", interface: editing, model: base, now: now),
             state("library-timer", [Page(.library, focus: .timerLink)], base),

@@ -8,6 +8,7 @@ public final class InterfaceScene {
     public let measurer: TextMeasurer
     private var lineCache: [MeasureKey: Int] = [:]
     private var widthCache: [MeasureKey: Double] = [:]
+    private var pageCache: [PagesKey: [String]] = [:]
 
     public init(measurer: TextMeasurer = .estimate) {
         self.measurer = measurer
@@ -75,6 +76,29 @@ public final class InterfaceScene {
         let count = max(1, measurer.lineCount(run))
         lineCache[key] = count
         return count
+    }
+
+    /// The pages `text` is cut into at `width` so each is at most `lines` lines (PageCutter), remembered:
+    /// a long cue is cut once, not on every frame.
+    func pages(_ text: String, width: Double, lines: Int, style: TextStyle, weight: FontWeight) -> [String] {
+        var probe = TextRun(text: "", frame: Rect(x: 0, y: 0, width: max(1, width), height: style.linePitch), role: style.role,
+                            size: style.size, weight: weight, color: Color(hex: 0), alignment: .leading, maxLines: 1,
+                            truncation: .end, lineHeight: style.lineHeight, tabularFigures: false, letterSpacing: style.letterSpacing)
+        probe.text = text
+        let key = PagesKey(text: MeasureKey(probe, width: width), lines: lines)
+        if let known = pageCache[key] { return known }
+        if pageCache.count > 512 { pageCache.removeAll() }
+        let cut = PageCutter.pages(of: text, lines: lines) { piece in
+            probe.text = piece
+            return self.lines(probe)
+        }
+        pageCache[key] = cut
+        return cut
+    }
+
+    struct PagesKey: Hashable {
+        var text: MeasureKey
+        var lines: Int
     }
 
     func width(_ run: TextRun) -> Double {
@@ -237,15 +261,27 @@ struct Canvas {
     mutating func header(_ title: String) -> Double {
         let style = type.label
         let y = space.m
-        var clockWidth = 0.0
+        let clockWidth = headerClockWidth
         if let clock = model.clock {
-            clockWidth = textWidth(clock.text, style: style, tabular: true) + space.s
             text("header.clock", clock.text, x: screenWidth - edge - clockWidth, y: y, width: clockWidth, style: style,
                  color: palette.textMuted, alignment: .trailing, tabular: true)
         }
-        let height = text("header.title", title.uppercased(), x: edge, y: y, width: screenWidth - 2 * edge - clockWidth - space.s,
-                          style: style, color: palette.textMuted)
-        return y + max(height, style.linePitch) + space.m
+        text("header.title", title.uppercased(), x: edge, y: y, width: screenWidth - 2 * edge - clockWidth - space.s,
+             style: style, color: palette.textMuted)
+        return headerBottom(title)
+    }
+
+    /// Where content may start below `header(title)`, without drawing it.
+    func headerBottom(_ title: String) -> Double {
+        let style = type.label
+        let height = textHeight(title.uppercased(), width: screenWidth - 2 * edge - headerClockWidth - space.s, style: style)
+        return space.m + max(height, style.linePitch) + space.m
+    }
+
+    /// The room the header's clock takes on the right (none without a trusted clock).
+    private var headerClockWidth: Double {
+        guard let clock = model.clock else { return 0 }
+        return textWidth(clock.text, style: type.label, tabular: true) + space.s
     }
 
     /// The PLAY strip's words: body size, or a step smaller on a small panel, where room is short.
@@ -322,11 +358,11 @@ struct Canvas {
         let style = stripStyle
         let width = screenWidth - 2 * edge
         let textX = edge + pad.horizontal + icon + space.m
-        let textWidth = edge + width - pad.horizontal - textX
+        let textWidth = stripTextWidth
         let mainHeight = self.textHeight(meaning.text, width: textWidth, style: style)
         let hintHeight = hint.map { self.textHeight($0, width: textWidth, style: type.caption) } ?? 0
         let textHeight = mainHeight + hintHeight
-        let height = max(icon, textHeight) + 2 * pad.vertical
+        let height = stripHeight(meaning.text, hint: hint)
         let top = screenHeight - space.m - height
         if !quiet { rect("strip", Rect(x: edge, y: top, width: width, height: height), radius: tokens.radii.large, fill: palette.surface) }
         let center = Point(x: edge + pad.horizontal + icon / 2, y: top + height / 2)
@@ -342,14 +378,29 @@ struct Canvas {
         return top
     }
 
+    /// The width the PLAY strip's words wrap at.
+    private var stripTextWidth: Double {
+        let pad = tokens.cardPadding
+        return screenWidth - 2 * edge - 2 * pad.horizontal - tokens.stripIcon - space.m
+    }
+
+    /// The PLAY strip's height with `text` and `hint`, without drawing it.
+    func stripHeight(_ text: String, hint: String?) -> Double {
+        let mainHeight = textHeight(text, width: stripTextWidth, style: stripStyle)
+        let hintHeight = hint.map { textHeight($0, width: stripTextWidth, style: type.caption) } ?? 0
+        return max(tokens.stripIcon, mainHeight + hintHeight) + 2 * tokens.cardPadding.vertical
+    }
+
     // MARK: Lists
 
     /// Lays `blocks` out down `viewport`, scrolled so the focused block shows, and draws the ones that
     /// fit whole (the focused one always). Chevrons in the right margin say there is more. With
     /// `keepTop` the list does not scroll while the focus shows from the top; without it, the anchor
     /// rule alone places the focus (a transcript scrolled by hand moves with every detent).
+    /// `moreBefore` and `moreAfter` say `blocks` is a window of a longer list (the transcript lays out only
+    /// the cues near the reader), so the chevrons show even when the window fits.
     mutating func list(_ blocks: [Block], in viewport: Rect, focus: FocusKey?, anchor: ListAnchor = .focus(fraction: 0.35),
-                       chevronID: String = "list", keepTop: Bool = true) {
+                       chevronID: String = "list", keepTop: Bool = true, moreBefore: Bool = false, moreAfter: Bool = false) {
         guard !blocks.isEmpty else { return }
         var tops: [Double] = []
         var y = 0.0
@@ -378,7 +429,7 @@ struct Canvas {
             }
             }
         }
-        var hiddenAbove = false, hiddenBelow = false
+        var hiddenAbove = moreBefore, hiddenBelow = moreAfter
         for (index, block) in blocks.enumerated() {
             let top = tops[index] - offset
             let fits = top >= -0.001 && top + block.height <= viewport.height + 0.001

@@ -135,6 +135,8 @@ public enum FocusKey: Hashable, Sendable {
     case action(SessionAction)
     /// A stop for reading: a sentence of a description or a notice, the licence line.
     case reading(Int)
+    /// A page of the transcript: a cue, or one page of a cue too long for the screen.
+    case transcript(TranscriptPlace)
     /// The history's month heading, one week of its calendar, and the totals (reading stops).
     case calendar
     case week(Int)

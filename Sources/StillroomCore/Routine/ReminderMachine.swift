@@ -7,7 +7,7 @@
 /// - When it cannot sound (quiet hours, muted, night display, no output, or the glow style), it is a
 ///   silent glow and a card on the idle screen that stays until seen.
 /// - Missed while the box was off (or while the clock was wrong): shown as a card, silently, if less than
-///   `missedGrace` late; older ones are dropped.
+///   `missedGrace` late; older ones are dropped, and so is one that came due before the reminder was set.
 /// - Never fires twice for one local day.
 public struct ReminderMachine: Equatable, Sendable {
     public static let missedGrace: Int64 = 30 * 60
@@ -66,9 +66,11 @@ public struct ReminderMachine: Equatable, Sendable {
             waiting = false
             return [.schedule(at: nil)]
         }
-        // A reminder due in the last 30 minutes that did not fire (the box was off, the clock was wrong):
-        if !waiting, let missed = ReminderPlanner.nextDue(after: now - Self.missedGrace - 1, preference: preference,
-                                                          rules: rules, firedDay: firedDay), missed <= now {
+        // A reminder due in the last 30 minutes that did not fire (the box was off, the clock was wrong) —
+        // but only one due after it was set: set at 21:50 for 21:30, it was said to be next due tomorrow,
+        // and a restart must agree.
+        if !waiting, let missed = ReminderPlanner.nextDue(after: max(now - Self.missedGrace - 1, setAt(preference, now: now)),
+                                                          preference: preference, rules: rules, firedDay: firedDay), missed <= now {
             due = missed
             var effects = fire(now: now, rules: rules, context: context, silently: true)
             effects.append(.schedule(at: nextDue(now: now, rules: rules)))
@@ -104,6 +106,13 @@ public struct ReminderMachine: Equatable, Sendable {
     }
 
     // MARK: Steps
+
+    /// When the preference was last changed, in unix seconds. A time after `now` was written under a clock
+    /// since set back; it cannot tell what came due after it, so it holds nothing back.
+    private func setAt(_ preference: ReminderPreferenceRecord, now: Int64) -> Int64 {
+        let seconds = preference.updatedAt / 1000
+        return seconds > now ? Int64.min / 2 : seconds
+    }
 
     private func nextDue(now: Int64, rules: TimeZoneRules) -> Int64? {
         guard let preference else { return nil }

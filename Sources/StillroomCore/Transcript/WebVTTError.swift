@@ -18,6 +18,12 @@ public struct WebVTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case arrowInCueText
         /// `-->` inside a NOTE, STYLE or REGION block, which the format forbids.
         case arrowInBlock(keyword: String)
+        /// The file is larger than `WebVTTParser.maximumBytes`.
+        case fileTooLarge(bytes: Int)
+        /// More cues than `WebVTTParser.maximumCues`.
+        case tooManyCues
+        /// A cue's text is longer than `WebVTTParser.maximumCueCharacters`.
+        case cueTooLong(characters: Int)
     }
 
     /// The name given to the parser.
@@ -56,6 +62,13 @@ public struct WebVTTError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\"-->\" is not allowed in cue text"
         case .arrowInBlock(let keyword):
             return "\"-->\" is not allowed in a \(keyword) block"
+        case .fileTooLarge(let bytes):
+            return "the file is \(bytes) bytes; a transcript may be at most \(WebVTTParser.maximumBytes) (512 KiB)"
+        case .tooManyCues:
+            return "more than \(WebVTTParser.maximumCues) cues; a transcript may have at most \(WebVTTParser.maximumCues)"
+        case .cueTooLong(let characters):
+            return "the cue's text is \(characters) characters long; a cue may have at most \(WebVTTParser.maximumCueCharacters) "
+                + "(split it into shorter cues)"
         }
     }
 }

@@ -11,6 +11,18 @@ import FoundationEssentials
 /// blank lines; NOTE, STYLE and REGION blocks (skipped); cues with an optional identifier line, a timing
 /// line `start --> end [settings]` and one or more lines of text.
 public enum WebVTTParser {
+    // Limits. A transcript is read on the box's one thread and its cues are shaped by pango for the screen;
+    // a downloaded file may be anything. These are far above any real transcript (a cue is what is said in
+    // a few seconds; an hour of continuous captions is about 1 200 cues and 60 kB) and far below what would
+    // stall the loop.
+
+    /// The largest file read, in bytes (512 KiB).
+    public static let maximumBytes = 512 * 1024
+    /// The most cues a transcript may have.
+    public static let maximumCues = 5_000
+    /// The longest a cue's text may be, in characters (markup included): about a minute of speech.
+    public static let maximumCueCharacters = 1_000
+
     /// - Parameter fileName: how errors name the file ("transcript.vtt").
     /// - Throws: `WebVTTError` for the first problem, with its line number.
     public static func parse(_ data: Data, fileName: String) throws(WebVTTError) -> Transcript {
@@ -19,6 +31,7 @@ public enum WebVTTParser {
 
     /// Same as `parse(_:fileName:)` for bytes held in an array.
     public static func parse(_ bytes: [UInt8], fileName: String) throws(WebVTTError) -> Transcript {
+        guard bytes.count <= maximumBytes else { throw WebVTTError(fileName: fileName, line: 1, kind: .fileTooLarge(bytes: bytes.count)) }
         let withoutByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
         // Invalid UTF-8 becomes U+FFFD, as the format prescribes; it is text, not a reason to refuse.
         let lines = splitIntoLines(String(decoding: withoutByteOrderMark, as: UTF8.self))
@@ -50,10 +63,11 @@ private struct BlockReader {
                 continue
             }
             let (cue, startText) = try readCue(block)
+            let timingIndex = cue.identifier == nil ? block.lowerBound : block.lowerBound + 1
             if let previous = cues.last, cue.start < previous.start {
-                let timingIndex = cue.identifier == nil ? block.lowerBound : block.lowerBound + 1
                 throw error(atIndex: timingIndex, .cueOutOfOrder(start: startText, previousStart: previousStartText))
             }
+            guard cues.count < WebVTTParser.maximumCues else { throw error(atIndex: timingIndex, .tooManyCues) }
             cues.append(cue)
             previousStartText = startText
         }
@@ -101,6 +115,10 @@ private struct BlockReader {
             throw error(atIndex: arrowIndex, .arrowInCueText)
         }
         let text = textIndices.map { lines[$0] }.joined(separator: "\n")
+        // Bytes bound characters from above: count characters only when the bytes could be too many.
+        if text.utf8.count > WebVTTParser.maximumCueCharacters, text.count > WebVTTParser.maximumCueCharacters {
+            throw error(atIndex: textIndices.lowerBound, .cueTooLong(characters: text.count))
+        }
         let cue = TranscriptCue(identifier: identifier, start: timing.start, end: timing.end, settings: timing.settings, text: text)
         return (cue, timing.startText)
     }

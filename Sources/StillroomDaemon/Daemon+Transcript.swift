@@ -1,0 +1,46 @@
+import ControlProtocol
+import StillroomCore
+
+/// Transcripts: found where the session's files are (the content folder, or the downloads), read for the
+/// screen and for `stillroomctl transcript`.
+extension Daemon {
+    /// Why a session's transcript cannot be shown, in words that say what to do.
+    struct TranscriptUnavailable: Error {
+        let message: String
+    }
+
+    /// The session's transcript file on this box, or nil when it is not here (a remote session not
+    /// downloaded).
+    func transcriptPath(of session: Session) -> String? {
+        switch session.transcript {
+        case .bundled(let relative): content.path(of: relative)
+        case .remote: downloads?.localFiles(for: session.id)?.transcript
+        }
+    }
+
+    /// Reads and parses the session's transcript.
+    func loadTranscript(of session: Session) -> Result<Transcript, TranscriptUnavailable> {
+        guard let path = transcriptPath(of: session) else {
+            return .failure(TranscriptUnavailable(message: "the transcript of \(session.id) is not on the box yet; download the session first"))
+        }
+        do {
+            return .success(try WebVTTParser.parse(try FileReading.bytes(path), fileName: path))
+        } catch {
+            return .failure(TranscriptUnavailable(message: "the transcript of \(session.id) cannot be read: \(error)"))
+        }
+    }
+
+    /// `transcript`: the cues of a session, bundled or downloaded, with their times.
+    func transcriptCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        withSession(request) { session in
+            switch loadTranscript(of: session) {
+            case .success(let transcript):
+                let source = if case .bundled = session.transcript { "bundled" } else { "downloaded" }
+                return .success(TranscriptReport.json(session: session.id.rawValue, title: session.title, source: source,
+                                                      transcript: transcript))
+            case .failure(let problem):
+                return .failure(ControlError(.failed, problem.message))
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Text made safe for a terminal. What stillroomctl prints comes partly from content (transcripts, titles,
+/// licences, download errors) and from the daemon's messages, which may echo it; an ESC there could recolour
+/// or clear the screen, retitle the window or, on some terminals, answer back with keystrokes. Every
+/// control character (C0, DEL, C1) is shown escaped, `\u{001B}`, as the content problem messages show them;
+/// only newline, tab and the CR of a CRLF (the CSV export's line ends) pass as they are.
+enum TerminalText {
+    static func safe(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: isControl) else { return text }
+        var result = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            let keptLineEnd = scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
+            if isControl(scalar) && scalar != "\n" && scalar != "\t" && !keptLineEnd {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result.append(contentsOf: "\\u{\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// C0 controls, DEL and C1 controls (Unicode general category Cc).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
