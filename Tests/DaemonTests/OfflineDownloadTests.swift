@@ -102,15 +102,20 @@ import Testing
         source.stop()
     }
 
-    @Test(arguments: [SIGTERM, SIGKILL])
-    func aPausedDownloadedSessionIsOfferedForResumeAfterARestartWithNoNetwork(signal: Int32) throws {
+    @Test(arguments: [(SIGTERM, true), (SIGKILL, true), (SIGTERM, false), (SIGKILL, false)])
+    func aPausedDownloadedSessionIsOfferedForResumeAfterARestart(signal: Int32, offline: Bool) throws {
         try #require(Subprocess.run("/usr/bin/unshare", ["--net", "/bin/true"]).status == 0, "unshare --net is needed")
         let (harness, source) = try boxWithADownload()
         #expect(harness.ctl("play", "far-sweep").status == 0)
         #expect(harness.ctl("seek", "0:12").status == 0)
         #expect(harness.ctl("pause").status == 0)
         _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
-        restartOffline(harness, signal: signal)
+        if offline {
+            restartOffline(harness, signal: signal)
+        } else {
+            harness.stop(signal: signal)
+            harness.start()
+        }
         let offered = harness.ctl("status", "--json").stdout
         #expect(offered.contains("\"resumeOffer\":{"), "\(offered)")
         #expect(offered.contains("far-sweep"), "\(offered)")
