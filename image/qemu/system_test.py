@@ -18,7 +18,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemubox import Box, BoxError, check_data_partition, read_ppm  # noqa: E402
+from qemubox import Box, BoxError, check_data_partition, read_png, read_ppm  # noqa: E402
 
 # Budgets only stop a test that would hang; the figures are recorded, not asserted (bench/ measures).
 BOOT_BUDGET = 480          # s of guest time from kernel start to READY=1 under TCG on a busy 2-core host
