@@ -35,8 +35,10 @@ final class Epoll {
     /// Waits up to `timeoutMilliseconds` (-1: forever) and returns the ready (events, data) pairs.
     func wait(timeoutMilliseconds: Int32) throws(SystemError) -> [(IOEvents, UInt64)] {
         let count = buffer.withUnsafeMutableBufferPointer { events -> Int32 in
+            // Unwrapped: newer glibc headers (2.41+) mark the buffer nonnull; the buffer is never empty.
+            guard let base = events.baseAddress else { return 0 }
             while true {
-                let n = epoll_wait(fd, events.baseAddress, Int32(events.count), timeoutMilliseconds)
+                let n = epoll_wait(fd, base, Int32(events.count), timeoutMilliseconds)
                 if n < 0 && errno == EINTR { return 0 }
                 return n
             }
