@@ -102,6 +102,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The test helpers' own tests (the skip rule: a failure under CI, a counted skip elsewhere).
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        // The fuzzers' replayer: a missing corpus path or nothing replayed is a failure.
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzReplay", "TestSupport"]),
         // A test-only SQLite VFS that loses unsynced writes at a chosen crash point (power cut below the
         // process); used by SQLiteStoreTests, never linked into a product.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
