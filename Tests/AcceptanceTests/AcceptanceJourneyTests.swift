@@ -156,7 +156,8 @@ extension AcceptanceJourneyTests {
         // The data folder on a small file system of its own, so a full disk can be made for real. Without
         // root the whole step is a counted skip (a failure under CI); as root a failed mount is a failure:
         // the step never runs on without its full-disk part.
-        guard Requirement.need(SmallDisk.mayMount, "step 8's full disk: " + SmallDisk.whyNot) else { return }
+        guard Requirement.need(SmallDisk.mayMount, "step 8's full disk: " + SmallDisk.whyNot),
+              Requirement.need(access("/usr/bin/python3", X_OK) == 0, "step 8's server, scripts/serve-content, needs /usr/bin/python3") else { return }
         let data = journey.harness.dataDirectory
         let disk = try SmallDisk(at: data, kibibytes: 64 * 1024)
         defer { disk.unmount() }
