@@ -100,6 +100,10 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The test helpers' own tests (the skip rule: a failure under CI, a counted skip elsewhere).
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        // The fuzzers' replayer: a missing corpus path or nothing replayed is a failure.
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzReplay", "TestSupport"]),
         // A test-only SQLite VFS that loses unsynced writes at a chosen crash point (power cut below the
         // process); used by SQLiteStoreTests, never linked into a product.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
@@ -113,7 +117,7 @@ let package = Package(
         .testTarget(name: "InputBackendTests", dependencies: [
             "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
-        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "SQLiteStore", "CairoPainter", "TestSupport"]),
         .testTarget(name: "AcceptanceTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ContentTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),

@@ -57,6 +57,7 @@ extension Daemon {
     /// One event from any backend: mapped to an action on the screen showing, then performed by the
     /// interface. Every event is also activity for the screen's dim timers (the interface's business).
     func handleInput(_ event: InputEvent) {
+        inputEventsHandled += 1
         if case .button(let control, let output) = event {
             chord.button(control, output, at: loop.now)
             if let due = chord.dueAt { chordTimer.schedule(at: due) } else { chordTimer.cancel() }

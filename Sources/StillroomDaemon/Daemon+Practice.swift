@@ -8,6 +8,7 @@ extension Daemon {
     /// Attributed to the session the engine has loaded, which during a switch is not yet the player's.
     func recordHeard(_ ranges: [Range<Int64>]) {
         guard let loaded = engineSession, loaded.sampleRate > 0 else { return }
+        heardSecondsTotal += Double(ranges.reduce(Int64(0)) { $0 + Int64(max(0, $1.count)) }) / Double(loaded.sampleRate)
         let effects = ledger.heard(ranges, sessionID: loaded.id, sampleRate: loaded.sampleRate, recordingFrames: loaded.frames,
                                    now: loop.now, wall: wallMilliseconds, clockTrusted: clockTrusted)
         perform(effects)

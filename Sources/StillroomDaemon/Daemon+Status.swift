@@ -23,6 +23,14 @@ extension Daemon {
             ]),
             "daemon": .bool(true),
             "spokenLabels": .number(Double(labelsSpoken)),
+            // What tests synchronise on instead of sleeping: a label still waiting out its settle, the
+            // input events handled, the frames the screen presented and whether one is due, and the seconds
+            // of recordings heard.
+            "labelPending": .bool(pendingLabel != nil),
+            "inputEvents": .number(Double(inputEventsHandled)),
+            "framesPresented": screen.map { .number(Double($0.framesPresented)) } ?? .null,
+            "framePending": .bool(screen?.nextFrameDeadline != nil),
+            "heardSeconds": .number(Self.seconds(heardSecondsTotal)),
             "screen": .string(screen == nil ? "none" : (screen!.isScreenOn ? (ui.power == .dim ? "dim" : "on") : "off")),
             "page": .string(ui.screenKind(model).rawValue),
         ]

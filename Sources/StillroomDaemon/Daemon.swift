@@ -45,6 +45,11 @@ public final class Daemon {
     var pendingLabel: String?
     /// Labels spoken since start (for status and tests).
     var labelsSpoken = 0
+    /// Input events handled since start, from every backend (status: tests wait on it instead of sleeping).
+    var inputEventsHandled = 0
+    /// Seconds of recordings the speaker played since start, as the engine reported them to the practice
+    /// ledger (status: soaks and power-cut tests compare practice kept with it).
+    var heardSecondsTotal = 0.0
     /// Transcript lines still to be read aloud.
     var readingQueue: [String] = []
     var readingTimer: LoopTimer!

@@ -54,11 +54,13 @@ final class Journey {
         return last
     }
 
-    /// Keeps the screen as evidence for docs/acceptance.md.
+    /// Keeps the screen as evidence for docs/acceptance.md. The change just made (already confirmed by
+    /// the daemon's status) is on the screen once a frame has been presented since, or no frame is due.
     func screenshot(_ name: String) {
         guard let evidence else { return }
         runShell("mkdir -p '\(evidence)'")
-        usleep(250_000) // the next frame (paced at most 30 a second) shows the change just made
+        let presented = status()["framesPresented"]?.integerValue ?? 0
+        waitFor("the screen drawn") { ($0["framesPresented"]?.integerValue ?? 0) > presented || $0["framePending"]?.boolValue == false }
         ctl("screenshot", "\(evidence)/\(name).png")
     }
 

@@ -1,31 +1,53 @@
+import CairoPainter
 import Glibc
+import StillroomCore
 import TestSupport
 import Testing
 
 /// The real stillroomctl against the real stillroomd on a temporary socket.
 @Suite struct ControlSocketTests {
+    /// Seeks are checked by where they land: while paused nothing else moves the position, so `seek +1`
+    /// must move it by exactly one second (to the millisecond the status reports), `seek -1` back, and
+    /// the checkpoint written at each seek must say the same place.
     @Test func playPauseSeekAndStatusThroughTheCLI() {
         let harness = DaemonHarness()
         harness.start()
         let idle = harness.ctl("status", "--json")
         #expect(idle.status == 0)
         #expect(idle.stdout.contains("\"state\":\"idle\""))
-        #expect(harness.ctl("play", "sweep").status == 0)
+        #expect(harness.ctl("play", "long").status == 0)
         let playing = harness.ctl("status", "--json").stdout
         #expect(playing.contains("\"state\":\"playing\""))
-        #expect(playing.contains("\"session\":\"sweep\""))
-        #expect(playing.contains("\"duration\":3"))
-        #expect(harness.ctl("seek", "+1").status == 0)
+        #expect(playing.contains("\"session\":\"long\""))
+        #expect(playing.contains("\"duration\":20"))
         #expect(harness.ctl("pause").status == 0)
-        let paused = harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") && $0.contains("\"state\":\"paused\"") }
-        #expect(paused.contains("\"pauseReason\":\"user\""))
-        #expect(harness.ctl("toggle").stdout.hasPrefix("Playing: Sweep (sweep)"))
+        let paused = statusJSON(harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") && $0.contains("\"state\":\"paused\"") })
+        #expect(paused["pauseReason"]?.stringValue == "user")
+        let start = paused["position"]?.doubleValue ?? -1
+        #expect(start >= 0 && start < 15, "paused at \(start) s")
+
+        func position(after arguments: String...) -> (position: Double, checkpoint: Double) {
+            let answer = harness.ctl(arguments + ["--json"])
+            #expect(answer.status == 0, "\(arguments): \(answer.stderr)")
+            let status = statusJSON(harness.ctl("status", "--json").stdout)
+            #expect(status["state"]?.stringValue == "paused", "a seek while paused stays paused")
+            return (status["position"]?.doubleValue ?? -1, status["lastCheckpoint"]?["position"]?.doubleValue ?? -1)
+        }
+        let forward = position(after: "seek", "+1")
+        #expect(abs(forward.position - (start + 1)) <= 0.001, "seek +1 from \(start) s reached \(forward.position) s")
+        #expect(abs(forward.checkpoint - (start + 1)) <= 0.001, "the seek's checkpoint says \(forward.checkpoint) s")
+        let back = position(after: "seek", "-1")
+        #expect(abs(back.position - start) <= 0.001, "seek -1 reached \(back.position) s, not \(start) s")
+        let to = position(after: "seek", "19")
+        #expect(abs(to.position - 19) <= 0.001, "seek 19 reached \(to.position) s")
+
+        #expect(harness.ctl("toggle").stdout.hasPrefix("Playing: Long sweep (long)"))
         let ended = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
-        #expect(ended.contains("\"position\":3"))
+        #expect(ended.contains("\"position\":20"))
         let (status, log) = harness.stop()
         #expect(status == 0)
-        #expect(log.contains("<6>playing sweep from 0:00"))
-        #expect(log.contains("<6>ended sweep"))
+        #expect(log.contains("<6>playing long from 0:00"))
+        #expect(log.contains("<6>ended long"))
     }
 
     @Test func badCommandLinesAndUnknownSessionsSayWhatToDo() {
@@ -97,19 +119,35 @@ import Testing
         harness.stop()
     }
 
+    /// The screenshot is compared pixel for pixel with what the daemon's own `png:` display shows (the
+    /// file it writes at every changed frame). The two are read between two looks at the daemon's count
+    /// of presented frames; if a frame came in between (the clock turned a minute), they are read again.
     @Test func aScreenshotIsWhatTheScreenShows() throws {
         let harness = DaemonHarness()
         let screenPath = harness.directory.file("screen.png")
         harness.extraArguments = ["--display", "png@480x320:" + screenPath, "--preview", "off"]
         harness.start()
         let shot = harness.directory.file("shot.png")
-        let result = harness.ctl("screenshot", shot)
-        #expect(result.status == 0)
-        let bytes = Files.read(shot)
-        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])) // a PNG
-        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
-        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
-        #expect(width == 480 && height == 320)
+        func framesPresented() -> Int { statusJSON(harness.ctl("status", "--json").stdout)["framesPresented"]?.integerValue ?? -1 }
+        // The first frame is on the screen (and in the file) once one has been presented.
+        _ = harness.waitForStatus { (statusJSON($0)["framesPresented"]?.integerValue ?? 0) >= 1 }
+        var screen: Frame?, taken: Frame?
+        for _ in 0..<20 where taken == nil {
+            let before = framesPresented()
+            let result = harness.ctl("screenshot", shot)
+            #expect(result.status == 0, "\(result.stderr)")
+            let shown = try PNGImage.read(screenPath)
+            if framesPresented() == before { (screen, taken) = (shown, try PNGImage.read(shot)) }
+        }
+        let shown = try #require(screen, "the screen never held still for a screenshot")
+        let shotFrame = try #require(taken)
+        #expect(shotFrame.size == PixelSize(width: 480, height: 320))
+        #expect(shotFrame.size == shown.size)
+        var differing = 0
+        for y in 0..<shown.height { for x in 0..<shown.width where shown[x, y] != shotFrame[x, y] { differing += 1 } }
+        #expect(differing == 0, "\(differing) pixels of the screenshot differ from the screen")
+        // Not a blank picture either: the home screen has text on its background.
+        #expect(Set((0..<shown.height).flatMap { y in (0..<shown.width).map { shotFrame[$0, y] } }).count > 2)
         #expect(harness.ctl("screenshot", "relative.txt").status == 2)
         harness.stop()
         let noScreen = DaemonHarness()

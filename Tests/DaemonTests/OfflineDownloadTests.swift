@@ -81,6 +81,7 @@ import Testing
     }
 
     @Test func aDownloadedSessionPlaysAndShowsAfterARestartWithNoNetwork() throws {
+        guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "scripts/serve-content needs /usr/bin/python3") else { return }
         try #require(Subprocess.run("/usr/bin/unshare", ["--net", "/bin/true"]).status == 0, "unshare --net is needed")
         let (harness, source) = try boxWithADownload()
         restartOffline(harness)
@@ -104,6 +105,7 @@ import Testing
 
     @Test(arguments: [(SIGTERM, true), (SIGKILL, true), (SIGTERM, false), (SIGKILL, false)])
     func aPausedDownloadedSessionIsOfferedForResumeAfterARestart(signal: Int32, offline: Bool) throws {
+        guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "scripts/serve-content needs /usr/bin/python3") else { return }
         try #require(Subprocess.run("/usr/bin/unshare", ["--net", "/bin/true"]).status == 0, "unshare --net is needed")
         let (harness, source) = try boxWithADownload()
         #expect(harness.ctl("play", "far-sweep").status == 0)
@@ -130,6 +132,7 @@ import Testing
     }
 
     @Test func aSessionTheSourceNoLongerOffersStaysPlayableAndRemovable() throws {
+        guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "scripts/serve-content needs /usr/bin/python3") else { return }
         let (harness, source) = try boxWithADownload()
         source.withdraw("far-sweep")
         harness.stop()

@@ -3,36 +3,55 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// A POSIX TZ value that makes the local time now equal to `localSecondOfDay` (so a reminder can be due
-/// a few seconds from now without touching the machine's clock).
-func timeZoneMaking(localSecondOfDay target: Int) -> String {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    var offset = (target - Int(now.tv_sec % 86_400) + 86_400) % 86_400
-    if offset > 43_200 { offset -= 86_400 }
-    let west = -offset // POSIX offsets count westward
-    let sign = west < 0 ? "-" : "+"
-    let magnitude = abs(west)
-    return "<TST>\(sign)\(magnitude / 3600):\(magnitude % 3600 / 60):\(magnitude % 60)"
-}
-
+/// Reminders through the real daemon. Nothing here has to happen within a real-time window: the daemon's
+/// clocks run fast (`--time-warp`), the reminder is aimed at a minute checked to be still ahead of the
+/// daemon's own clock, and each step waits for what the daemon reports.
 @Suite struct ReminderScenarioTests {
-    @Test func aReminderDueDuringASessionWaitsForItsEndAndFallsBackToACard() {
-        let harness = DaemonHarness()
-        harness.daemonAudioDevice = "paced:2" // the 20-second sweep lasts 10 seconds
-        harness.start(environment: ["TZ": timeZoneMaking(localSecondOfDay: 21 * 3600 + 29 * 60 + 56)])
-        #expect(harness.ctl("reminder", "set", "21:30").status == 0)
-        harness.ctl("play", "long")
-        // Due while playing: it waits.
-        _ = harness.waitForStatus { _ in harness.ctl("reminder", "--json").stdout.contains("\"waiting\":true") }
-        #expect(harness.ctl("status", "--json").stdout.contains("\"state\":\"playing\""))
-        // The session ends: it fires. At 21:30 the night display is on (21:00-07:00), so it may not sound:
-        // the silent card.
-        let card = harness.waitForStatus { _ in harness.ctl("reminder", "--json").stdout.contains("\"card\":true") }
+    static let warp = 20
+
+    /// The box's (warped) wall time, as its status reports it.
+    func wallTime(_ harness: DaemonHarness) -> Double? {
+        statusJSON(harness.ctl("status", "--json").stdout)["timeWarp"]?["wallTime"]?.doubleValue
+    }
+
+    func reminder(_ harness: DaemonHarness) -> JSONValue { statusJSON(harness.ctl("reminder", "--json").stdout) }
+
+    /// One try of the scenario: a five-minute session plays; the reminder is set a little ahead; while it
+    /// comes due the session is kept playing (sent back to its start whenever it is past 1:00: four
+    /// warped minutes, 12 real seconds, from its end); once the daemon says the reminder is waiting, the session
+    /// is sent near its end. Returns the log, or nil if the reminder could not be set ahead of the clock.
+    func dueDuringASession() -> (log: String, waitedWhilePlaying: Bool, card: Bool)? {
+        let harness = DaemonHarness(content: RepositoryPaths.content, extraArguments: ["--time-warp", String(Self.warp)])
+        // 21:20 local: the night display (21:00-07:00) is on, so the reminder may not sound.
+        let zone = LocalZone(makingLocalSecondOfDay: 21 * 3600 + 20 * 60)
+        harness.start(environment: ["TZ": zone.tz])
+        defer { harness.stop() }
+        #expect(harness.ctl("play", "steady-breath").status == 0)
+        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
+        guard zone.setReminder(lead: 20, wallNow: { wallTime(harness) },
+                               set: { harness.ctl("reminder", "set", $0).status == 0 }) != nil else { return nil }
+        var waitedWhilePlaying = false
+        _ = harness.waitForStatus(attempts: 6000) { text in
+            let status = statusJSON(text)
+            if (status["position"]?.doubleValue ?? 0) > 60 { harness.ctl("seek", "0") }
+            if status["state"]?.stringValue != "playing" { return true } // ended after all: the checks below fail
+            guard reminder(harness)["waiting"]?.boolValue == true else { return false }
+            waitedWhilePlaying = statusJSON(harness.ctl("status", "--json").stdout)["state"]?.stringValue == "playing"
+            return true
+        }
+        harness.ctl("seek", "4:55")
+        let card = harness.waitForStatus(attempts: 6000) { _ in reminder(harness)["card"]?.boolValue == true }
         _ = card
-        let (_, log) = harness.stop()
-        #expect(log.contains("reminder: a silent card (sound not allowed now)"))
-        #expect(log.range(ofText: "ended long") < log.range(ofText: "reminder: a silent card"))
+        let shown = reminder(harness)["card"]?.boolValue == true
+        return (harness.stop().log, waitedWhilePlaying, shown)
+    }
+
+    @Test func aReminderDueDuringASessionWaitsForItsEndAndFallsBackToACard() throws {
+        let tried = try #require(dueDuringASession(), "the reminder could not be set ahead of the daemon's clock")
+        #expect(tried.waitedWhilePlaying, "the reminder was not waiting while the session played")
+        #expect(tried.card, "no card after the session ended")
+        #expect(tried.log.contains("reminder: a silent card (sound not allowed now)"))
+        #expect(tried.log.range(ofText: "ended steady-breath") < tried.log.range(ofText: "reminder: a silent card"))
     }
 
     @Test func aReminderMissedWhileOffIsShownWithinHalfAnHourAndDroppedAfter() {
@@ -45,7 +64,7 @@ func timeZoneMaking(localSecondOfDay target: Int) -> String {
             // reminder was set before the one it missed came due (one due before it was set is never missed).
             #expect(runShell("sqlite3 '\(harness.dataDirectory)/stillroom.db' "
                              + "'UPDATE reminder_preference SET updated_at = updated_at - 86400000'") == 0)
-            harness.start(environment: ["TZ": timeZoneMaking(localSecondOfDay: 21 * 3600 + (30 + minutesLate) * 60)])
+            harness.start(environment: ["TZ": LocalZone(makingLocalSecondOfDay: 21 * 3600 + (30 + minutesLate) * 60).tz])
             let reminder = harness.ctl("reminder", "--json").stdout
             #expect(reminder.contains("\"card\":\(expectCard)"), "\(minutesLate) minutes late")
             harness.stop()
@@ -70,7 +89,7 @@ extension String {
     /// Set at 21:50 for 21:30, the reminder is next due tomorrow; a restart must not show today's as missed.
     @Test func aReminderSetAfterItsTimeTodayIsNotShownAsMissedAfterARestart() {
         let harness = DaemonHarness()
-        let zone = timeZoneMaking(localSecondOfDay: 21 * 3600 + 50 * 60)
+        let zone = LocalZone(makingLocalSecondOfDay: 21 * 3600 + 50 * 60).tz
         harness.start(environment: ["TZ": zone])
         let set = harness.ctl("reminder", "set", "21:30", "--json").stdout
         #expect(set.contains("\"card\":false"))

@@ -70,7 +70,8 @@ final class SoakDriver {
 
     var warpedHoursElapsed: Double { (warpedWallTime - startWall) / 3600 }
 
-    /// Sleeps for `seconds` of the daemon's time.
+    /// Lets `seconds` of the daemon's time pass: the length of a person's pause or listen in the cycle's
+    /// script, not a synchronisation (every check waits for what the daemon reports instead).
     func wait(warpedSeconds seconds: Double) {
         usleep(UInt32(seconds / Double(warp) * 1_000_000))
     }
@@ -153,17 +154,12 @@ final class SoakDriver {
 
     /// Reads the daemon's memory, descriptors and database files.
     func sample() {
-        // A stillroomctl that just exited may still hold a connection the daemon has not yet closed: let
-        // the descriptor count settle (a few quick looks, not a timing).
-        var descriptors = Self.descriptorTargets(pid)
-        if let baseline = samples.last?.descriptors {
-            var looks = 0
-            while descriptors.count != baseline && looks < 50 {
-                usleep(20_000)
-                descriptors = Self.descriptorTargets(pid)
-                looks += 1
-            }
-        }
+        // A stillroomctl that just exited leaves its connection readable (at end of file) on the daemon's
+        // side until the loop closes it. One request over our own connection, answered, means the loop has
+        // been round since: the hang-up, ready before our request, was handled in the same or an earlier
+        // iteration. Then the count is read, once.
+        _ = status()
+        let descriptors = Self.descriptorTargets(pid)
         if samples.isEmpty { firstDescriptors = descriptors }
         if samples.count == 1 { warmDescriptors = descriptors }
         let memory = Self.statusFields(pid)
@@ -203,10 +199,8 @@ final class SoakDriver {
     }
 
     /// Practice the box recorded, every run (the CSV export; `history recent` lists only the last 20).
-    func practiceRecorded() -> (runs: Int, seconds: Double) {
-        let csv = harness.ctl("history", "export", "--format", "csv").stdout
-        let rows = csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        let column = 8 // listening_seconds (PracticeHistory.csvColumns)
-        return (rows.count, rows.reduce(0.0) { $0 + (Double($1.count > column ? String($1[column]) : "") ?? 0) })
-    }
+    func practiceRecorded() -> PracticeKept { PracticeKept(harness) }
+
+    /// Seconds of recordings the daemon says its speaker played since it started.
+    var heardSeconds: Double { status()["heardSeconds"]?.doubleValue ?? -1 }
 }

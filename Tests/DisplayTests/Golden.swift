@@ -9,7 +9,10 @@ import TestSupport
 /// A pixel matches when no channel differs by more than `tolerance` (anti-aliasing may move by a step
 /// or two between pixman builds, e.g. SSE2 on a PC and NEON on a Pi); every pixel must match. On a
 /// mismatch `<name>.actual.png` and `<name>.diff.png` are written next to the golden. With
-/// STILLROOM_UPDATE_GOLDENS=1 the goldens are (re)written instead.
+/// STILLROOM_UPDATE_GOLDENS=1 the goldens are (re)written instead — never under CI (`CI=true`): there it
+/// is a failure and the frame is compared as usual, because a rewrite compares nothing and would pass
+/// any picture. A commit that changes goldens says why, and its author opened and judged the changed
+/// PNGs (docs/display.md, "Goldens").
 enum Golden {
     static let folder = RepositoryPaths.root + "/Tests/Goldens/Display"
     static let tolerance = 8
@@ -23,12 +26,17 @@ enum Golden {
     static let interfaceFolder = RepositoryPaths.root + "/Tests/Goldens/Interface"
 
     static func check(_ frame: Frame, _ name: String, folder: String = Golden.folder,
+                      updating: Bool = Golden.updating, underCI: Bool = Requirement.underCI,
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let path = "\(folder)/\(name).png"
         let actualPath = "\(folder)/\(name).actual.png", diffPath = "\(folder)/\(name).diff.png"
         _ = unlink(actualPath)
         _ = unlink(diffPath)
-        if updating {
+        if updating && underCI {
+            Issue.record(Comment(rawValue: "\(name): goldens may not be rewritten in CI (STILLROOM_UPDATE_GOLDENS=1 with CI=true); "
+                                 + "rewrite them on a workstation, open the changed PNGs, and say why in the commit"),
+                         sourceLocation: sourceLocation)
+        } else if updating {
             try PNGImage.write(frame, to: path)
             return
         }

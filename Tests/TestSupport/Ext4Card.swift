@@ -5,17 +5,23 @@ import Glibc
 /// (`/sys/fs/ext4/<dev>/trigger_fs_error`), and the kernel then refuses every write, to files already open
 /// as to new ones — what an SD card error does to a box in the field.
 ///
-/// Needs root, a loop device and mkfs.ext4 (e2fsprogs); `init` returns nil and says why otherwise.
+/// Needs root, a loop device and mkfs.ext4 (e2fsprogs); `init` returns nil and says why otherwise. Tests
+/// ask `Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot)` first (a counted skip without root, a
+/// failure under CI); as root, a card that cannot be made is a failure.
 public final class Ext4Card {
     public let mountPoint: String
     public let image: String
     private let device: String
 
+    /// Whether this process may make a loop-mounted card (root).
+    public static var mayMount: Bool { getuid() == 0 }
+    public static let whyNot = "a loop-mounted ext4 card needs root"
+
     public init?(mountPoint: String, megabytes: Int = 32, why: inout String) {
         self.mountPoint = mountPoint
         image = mountPoint + ".img"
         guard getuid() == 0 else {
-            why = "a loop-mounted ext4 card needs root"
+            why = Self.whyNot
             return nil
         }
         let made = Subprocess.run("/bin/sh", ["-c", """

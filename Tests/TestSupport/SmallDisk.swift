@@ -3,9 +3,10 @@ import Glibc
 /// A small tmpfs mounted over a directory, so a test can fill a disk for real: the kernel, not a
 /// simulation, answers ENOSPC, and SQLite sees it as SQLITE_FULL exactly as on a full SD card.
 ///
-/// Mounting needs root. Tests that use it carry `.enabled(if: SmallDisk.mayMountHere)`: on a developer's
-/// machine without root they are skipped (and reported as skipped); under `CI=true` they always run, so
-/// a CI runner that cannot mount fails them instead of passing them silently.
+/// Mounting needs root. Tests that use it begin with
+/// `guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }`: on a developer's
+/// machine without root they are skipped loudly and counted by scripts/test; under `CI=true` the unmet
+/// need is a failure. As root, a mount that fails throws: a failure, never a skip.
 public final class SmallDisk {
     public let path: String
     private var mounted = false
@@ -13,10 +14,11 @@ public final class SmallDisk {
     public static let fillerName = ".filler"
     private var fillerPath: String { path + "/" + Self.fillerName }
 
-    /// Root may mount; under CI=true the test must run (and fail if it cannot mount).
-    public static var mayMountHere: Bool {
-        geteuid() == 0 || getenv("CI").map { String(cString: $0) == "true" } == true
-    }
+    /// Whether this process may mount a tmpfs (root).
+    public static var mayMount: Bool { geteuid() == 0 }
+
+    /// Why a test on a small disk cannot run here.
+    public static let whyNot = "mounting a tmpfs needs root"
 
     public struct MountError: Error, CustomStringConvertible {
         public let description: String

@@ -562,7 +562,7 @@ def main():
             print("SKIPPED: system test: %s: %s" % (result["scenario"], result["detail"]), file=sys.stderr)
             if skip_log:
                 with open(skip_log, "a") as f:
-                    f.write("system test: %s: %s\n" % (result["scenario"], result["detail"]))
+                    f.write("SKIPPED: system test: %s: %s\n" % (result["scenario"], result["detail"]))
     if counts["skipped"] and os.environ.get("CI") == "true":
         print("system-test: a scenario was skipped, and under CI every scenario must run", file=sys.stderr)
         return 1

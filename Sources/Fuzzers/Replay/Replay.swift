@@ -19,27 +19,51 @@ public enum FuzzReplay {
         #endif
     }
 
+    /// Replays every path (a file, or every file in a folder) and prints how many inputs ran. Fails (1)
+    /// when a path does not exist or cannot be read, or when nothing at all was replayed: a mistyped
+    /// corpus path must not pass as a regression test that ran nothing.
     public static func run(_ arguments: [String], _ body: ([UInt8]) -> Void) -> Int32 {
         var count = 0
-        for path in arguments { count += replay(path, body) }
-        let line = "replayed \(count) inputs\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
-        return 0
+        var problems: [String] = []
+        for path in arguments { count += replay(path, body, problems: &problems) }
+        if count == 0 && problems.isEmpty {
+            problems.append(arguments.isEmpty ? "no corpus given: usage: fuzz-TARGET FILE|FOLDER..."
+                                              : "no input replayed from \(arguments.joined(separator: " ")) (empty folders?)")
+        }
+        say(STDOUT_FILENO, "replayed \(count) inputs\n")
+        for problem in problems { say(STDERR_FILENO, "fuzz replay: FAILED: \(problem)\n") }
+        return problems.isEmpty ? 0 : 1
     }
 
-    /// A file, or every file in a folder.
-    private static func replay(_ path: String, _ body: ([UInt8]) -> Void) -> Int {
-        if let directory = opendir(path) {
+    private static func say(_ fd: Int32, _ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    }
+
+    /// A file, or every file in a folder (names starting with "." left out, as `.keep`).
+    private static func replay(_ path: String, _ body: ([UInt8]) -> Void, problems: inout [String]) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            problems.append("\(path): \(String(cString: strerror(errno)))")
+            return 0
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard let directory = opendir(path) else {
+                problems.append("\(path): \(String(cString: strerror(errno)))")
+                return 0
+            }
             defer { closedir(directory) }
             var count = 0
             while let entry = readdir(directory) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 if name.hasPrefix(".") { continue }
-                count += replay(path + "/" + name, body)
+                count += replay(path + "/" + name, body, problems: &problems)
             }
             return count
         }
-        guard let file = fopen(path, "rb") else { return 0 }
+        guard let file = fopen(path, "rb") else {
+            problems.append("\(path): \(String(cString: strerror(errno)))")
+            return 0
+        }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)

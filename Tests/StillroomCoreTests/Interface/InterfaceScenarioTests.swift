@@ -331,7 +331,9 @@ import StillroomCore
         #expect(box.model.notices.isEmpty)
     }
 
-    @Test func aSessionStartedOverSSHIsShownUnlessSomeoneIsBusyOnTheBox() {
+    /// "Elsewhere" is the control socket (`stillroomctl play`, typically over SSH); the interface only
+    /// sees the model change, which is what this pure test drives.
+    @Test func aSessionStartedFromTheCLIIsShownUnlessSomeoneIsBusyOnTheBox() {
         func startedElsewhere(_ box: InterfaceDriver) {
             box.update { model in
                 model.player = InterfaceModel.PlayerInfo(phase: .playing, sessionID: "tide-breath", title: "Tide breath",
