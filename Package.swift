@@ -49,7 +49,9 @@ let package = Package(
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
-        .target(name: "GPIODInput", dependencies: ["CGPIOD", "Devices", "EventLoop", "StillroomCore"]),
+        // One small GPIO API over libgpiod v1 (Debian 12) or v2 (Debian 13, the image), chosen by the header.
+        .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.

@@ -1,10 +1,11 @@
-internal import CGPIOD
+internal import CGPIOShim
 import Devices
 import EventLoop
 import Glibc
 import StillroomCore
 
-/// Controls read from GPIO lines with libgpiod (the v1 API of Debian 12's libgpiod 1.6).
+/// Controls read from GPIO lines with libgpiod: v1 on Debian 12, v2 on Debian 13 and the image, through
+/// one small C API (CGPIOShim) that each implements.
 ///
 /// Each line named by the board file is found on its chip (by label, or by name on any chip), requested
 /// for both edges with the board's bias and active level (so the kernel reports "active", not "high"),
@@ -29,6 +30,7 @@ public final class GPIODInput: InputBackend {
         let spec: GPIOLine
         let section: String
         var handle: OpaquePointer?
+        var offset: UInt32 = 0
         var chipName = ""
         var chipLabel = ""
         var fd: Int32 = -1
@@ -49,9 +51,12 @@ public final class GPIODInput: InputBackend {
     private let board: Board
     private let consumer: String
     private var lines: [Line] = []
-    /// Chips opened by label, and chips opened by gpiod_line_find (closed through their line).
+    /// Chips opened by label, and chips opened to find a line by name.
     private var chips: [String: OpaquePointer] = [:]
     private var foundLineChips: [OpaquePointer] = []
+
+    /// "libgpiod v1" or "libgpiod v2": which API this build speaks.
+    public static var library: String { String(cString: srg_library()) }
     private var decoder = InputDecoder()
     private var handler: ((InputEvent) -> Void)?
     private var timer: LoopTimer?
@@ -84,14 +89,14 @@ public final class GPIODInput: InputBackend {
         for line in lines {
             line.watch?.cancel()
             line.watch = nil
-            if let handle = line.handle { gpiod_line_release(handle) }
+            if let handle = line.handle { srg_line_release(handle) }
             line.handle = nil
             line.fd = -1
         }
         lines = []
-        for chip in chips.values { gpiod_chip_close(chip) }
+        for chip in chips.values { srg_chip_close(chip) }
         chips = [:]
-        for chip in foundLineChips { gpiod_chip_close(chip) }
+        for chip in foundLineChips { srg_chip_close(chip) }
         foundLineChips = []
         timer?.cancel()
         timer = nil
@@ -119,23 +124,23 @@ public final class GPIODInput: InputBackend {
 
     private func request(_ line: Line) throws(InputError) {
         let lineName = line.spec.line.description
-        let handle = try find(line, lineName: lineName)
-        line.chipName = String(cString: gpiod_chip_name(gpiod_line_get_chip(handle)))
-        line.chipLabel = String(cString: gpiod_chip_label(gpiod_line_get_chip(handle)))
-        var flags: Int32 = 0
-        if line.spec.activeLow { flags |= Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) }
-        switch line.spec.bias {
-        case .pullUp: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
-        case .pullDown: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
-        case .disabled: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
-        case .asIs: break
+        let (chip, offset) = try find(line, lineName: lineName)
+        line.chipName = String(cString: srg_chip_name(chip))
+        line.chipLabel = String(cString: srg_chip_label(chip))
+        line.offset = offset
+        let bias: srg_bias = switch line.spec.bias {
+        case .pullUp: SRG_BIAS_PULL_UP
+        case .pullDown: SRG_BIAS_PULL_DOWN
+        case .disabled: SRG_BIAS_DISABLED
+        case .asIs: SRG_BIAS_AS_IS
         }
-        if gpiod_line_request_both_edges_events_flags(handle, consumer, flags) != 0 {
+        guard let handle = srg_line_request(chip, offset, consumer, line.spec.activeLow ? 1 : 0, bias) else {
             let code = errno
             switch code {
             case EBUSY:
-                _ = gpiod_line_update(handle)
-                let holder = gpiod_line_consumer(handle).map { String(cString: $0) }
+                var buffer = [CChar](repeating: 0, count: 64)
+                srg_chip_line_consumer(chip, offset, &buffer, buffer.count)
+                let holder = buffer[0] == 0 ? nil : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 throw GPIOMessages.busy(line: lineName, chip: line.chip, consumer: holder, section: line.section)
             case EACCES, EPERM:
                 throw GPIOMessages.requestPermission(line: lineName, chip: line.chip, section: line.section)
@@ -147,7 +152,7 @@ public final class GPIODInput: InputBackend {
             }
         }
         line.handle = handle
-        let fd = gpiod_line_event_get_fd(handle)
+        let fd = srg_line_fd(handle)
         guard fd >= 0 else {
             throw GPIOMessages.failed("getting the event fd of", line: lineName, chip: line.chip, section: line.section,
                                       reason: String(cString: strerror(errno)))
@@ -163,19 +168,20 @@ public final class GPIODInput: InputBackend {
         }
     }
 
-    /// The line's handle: on the first chip whose label exists, or by name on any chip.
-    private func find(_ line: Line, lineName: String) throws(InputError) -> OpaquePointer {
+    /// The line's chip and offset: on the first chip whose label exists, or by name on any chip.
+    private func find(_ line: Line, lineName: String) throws(InputError) -> (OpaquePointer, UInt32) {
         if line.spec.chips.isEmpty {
             guard case .name(let name) = line.spec.line else {
                 throw GPIOMessages.failed("finding", line: lineName, chip: nil, section: line.section, reason: "an offset needs a chip")
             }
             errno = 0
-            guard let handle = gpiod_line_find(name) else {
+            var offset: UInt32 = 0
+            guard let chip = srg_chip_open_by_line_name(name, &offset) else {
                 if errno == EACCES || errno == EPERM { throw GPIOMessages.chipPermission(line: lineName, section: line.section) }
                 throw GPIOMessages.lineMissing(name: name, chip: nil, section: line.section)
             }
-            foundLineChips.append(gpiod_line_get_chip(handle))
-            return handle
+            foundLineChips.append(chip)
+            return (chip, offset)
         }
         var chip: OpaquePointer?
         for label in line.spec.chips {
@@ -184,7 +190,7 @@ public final class GPIODInput: InputBackend {
                 break
             }
             errno = 0
-            if let open = gpiod_chip_open_by_label(label) {
+            if let open = srg_chip_open_by_label(label) {
                 chips[label] = open
                 chip = open
                 break
@@ -195,31 +201,30 @@ public final class GPIODInput: InputBackend {
             throw GPIOMessages.chipMissing(labels: line.spec.chips, available: Self.availableChips(), line: lineName,
                                            section: line.section)
         }
-        let chipID = (String(cString: gpiod_chip_name(chip)), String(cString: gpiod_chip_label(chip)))
+        let chipID = (String(cString: srg_chip_name(chip)), String(cString: srg_chip_label(chip)))
         switch line.spec.line {
         case .name(let name):
-            guard let handle = gpiod_chip_find_line(chip, name) else {
-                throw GPIOMessages.lineMissing(name: name, chip: chipID, section: line.section)
-            }
-            return handle
+            let offset = srg_chip_line_offset(chip, name)
+            guard offset >= 0 else { throw GPIOMessages.lineMissing(name: name, chip: chipID, section: line.section) }
+            return (chip, UInt32(offset))
         case .offset(let offset):
-            let count = Int(gpiod_chip_num_lines(chip))
-            guard offset < count, let handle = gpiod_chip_get_line(chip, UInt32(offset)) else {
+            let count = Int(srg_chip_num_lines(chip))
+            guard offset < count else {
                 throw GPIOMessages.offsetOutOfRange(offset, chip: chipID, lines: count, section: line.section)
             }
-            return handle
+            return (chip, UInt32(offset))
         }
     }
 
     /// Every chip's name and label, for the message when none has the label asked for.
     static func availableChips() -> [(name: String, label: String)] {
-        guard let iterator = gpiod_chip_iter_new() else { return [] }
-        defer { gpiod_chip_iter_free(iterator) }
-        var found: [(name: String, label: String)] = []
-        while let chip = gpiod_chip_iter_next(iterator) {
-            found.append((String(cString: gpiod_chip_name(chip)), String(cString: gpiod_chip_label(chip))))
-        }
-        return found
+        final class Found { var chips: [(name: String, label: String)] = [] }
+        let found = Found()
+        srg_each_chip({ name, label, context in
+            guard let name, let label, let context else { return }
+            Unmanaged<Found>.fromOpaque(context).takeUnretainedValue().chips.append((String(cString: name), String(cString: label)))
+        }, Unmanaged.passUnretained(found).toOpaque())
+        return found.chips
     }
 
     /// Adds every line to the decoder with its level now; returns the jack's first event.
@@ -258,11 +263,10 @@ public final class GPIODInput: InputBackend {
     private func edges(of line: Line) -> [GPIOEdge] {
         guard line.fd >= 0 else { return [] }
         var edges: [GPIOEdge] = []
-        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
+        guard let handle = line.handle else { return [] }
+        var buffer = [srg_edge](repeating: srg_edge(), count: 16)
         while true {
-            let count = buffer.withUnsafeMutableBufferPointer {
-                gpiod_line_event_read_fd_multiple(line.fd, $0.baseAddress, UInt32($0.count))
-            }
+            let count = buffer.withUnsafeMutableBufferPointer { srg_line_read_edges(handle, $0.baseAddress, Int32($0.count)) }
             if count <= 0 {
                 if count < 0 && errno != EAGAIN && errno != EINTR {
                     onNotice?(InputNotice(.warning, "gpio: reading \(line.spec.line) on \(line.chipLabel) for \(line.section) "
@@ -271,8 +275,8 @@ public final class GPIODInput: InputBackend {
                 return edges
             }
             for event in buffer.prefix(Int(count)) {
-                let at = GPIOLineEvents.instant(seconds: event.ts.tv_sec, nanoseconds: event.ts.tv_nsec, now: loop.now)
-                edges.append(GPIOEdge(active: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE), at: at))
+                let at = GPIOLineEvents.instant(seconds: Int(event.seconds), nanoseconds: Int(event.nanoseconds), now: loop.now)
+                edges.append(GPIOEdge(active: event.active != 0, at: at))
             }
         }
     }
@@ -280,7 +284,7 @@ public final class GPIODInput: InputBackend {
     /// The line's level now (active level applied), or nil when it cannot be read.
     private func value(of line: Line) -> Bool? {
         guard let handle = line.handle else { return nil }
-        let value = gpiod_line_get_value(handle)
+        let value = srg_line_value(handle)
         return value < 0 ? nil : value == 1
     }
 

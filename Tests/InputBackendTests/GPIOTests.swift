@@ -2,6 +2,7 @@ import Devices
 import EventLoop
 import GPIODInput
 import StillroomCore
+import TestSupport
 import Testing
 
 func edge(_ milliseconds: Int, _ active: Bool) -> GPIOEdge { GPIOEdge(active: active, at: at(milliseconds)) }
@@ -90,5 +91,15 @@ func states(_ list: [(a: Bool, b: Bool, at: MonotonicInstant)]) -> [String] {
             #expect(error.message.hasPrefix("gpio: "))
             #expect(error.message.contains("GPIO5") && error.message.contains("[play]"))
         }
+    }
+}
+
+@Suite struct GPIOLibraryTests {
+    /// The shim picks its implementation by the libgpiod header it was compiled against: v1 on the host's
+    /// Debian 12 (libgpiod 1.6), v2 in the image's Debian 13 build (checked there by the system test).
+    @Test func theHostBuildSpeaksTheHostsLibgpiod() throws {
+        let pc = Subprocess.run("/usr/bin/pkg-config", ["--modversion", "libgpiod"])
+        let major = pc.stdout.split(separator: ".").first.map(String.init) ?? "?"
+        #expect(GPIODInput.library == "libgpiod v\(major)", "pkg-config says \(pc.stdout)")
     }
 }
