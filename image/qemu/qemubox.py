@@ -26,8 +26,9 @@ class Box:
 
     instances = []
 
-    def __init__(self, image_dir, work_dir, memory_mb=1024, cpus=2, log=print):
+    def __init__(self, image_dir, work_dir, memory_mb=1024, cpus=2, log=print, arch="amd64"):
         Box.instances.append(self)
+        self.arch = arch
         self.image_dir = image_dir
         self.work_dir = work_dir
         self.memory_mb = memory_mb
@@ -96,13 +97,14 @@ class Box:
         # systemd's progress on the serial console helps when a boot goes wrong (console-N.log).
         append += " systemd.show_status=1 " + extra_append
         self.console = os.path.join(self.work_dir, "console-%d.log" % n)
-        command = [
-            "nice", "-n", "5",
-            "qemu-system-x86_64",
-            "-accel", "tcg,thread=multi",
-            "-machine", "pc",
+        if self.arch == "arm64":
+            # The virt machine with the Pi's core (Cortex-A53), its devices on PCI like the twin's.
+            machine = ["qemu-system-aarch64", "-accel", "tcg,thread=multi", "-machine", "virt", "-cpu", "cortex-a53"]
+        else:
+            machine = ["qemu-system-x86_64", "-accel", "tcg,thread=multi", "-machine", "pc", "-vga", "none"]
+        command = ["nice", "-n", "5"] + machine + [
             "-smp", str(self.cpus), "-m", str(self.memory_mb),
-            "-nodefaults", "-display", "none", "-vga", "none",
+            "-nodefaults", "-display", "none",
             # The screen: bochs DRM, the reference panel's size.
             "-device", "bochs-display,xres=800,yres=480",
             # The hardware watchdog: a reset ends QEMU (-no-reboot), which the test notices.
