@@ -97,6 +97,7 @@ def main():
     image_dir, work_dir = sys.argv[1], sys.argv[2]
     report_path = sys.argv[sys.argv.index("--report") + 1] if "--report" in sys.argv else None
     arch = sys.argv[sys.argv.index("--arch") + 1] if "--arch" in sys.argv else "amd64"
+    display_cost_seconds = float(sys.argv[sys.argv.index("--display-cost") + 1]) if "--display-cost" in sys.argv else 0
     report = Report()
     box = Box(image_dir, work_dir, log=print, arch=arch)
     box.fresh_disk()
@@ -371,6 +372,40 @@ def main():
         box.wait_until("playing again", lambda: box.status()["state"] == "playing", 30)
         return "paused → the loopback hears silence (RMS %.1f); resumed" % rms
 
+    def display_cost():
+        """A figure, not a check: the daemon's CPU on this (emulated) CPU playing the same recording on the
+        loopback sound card, once with no screen and once drawing the animating player into memory at
+        800×480, each for `display_cost_seconds` inside the guided breathing. CPU from /proc/PID/stat."""
+        box.out("systemctl stop stillroom.service")
+        ratios = {}
+        try:
+            for display in ("none", "memory@800x480"):
+                box.out("rm -rf /run/cost && mkdir -p /run/cost")
+                box.out("setsid stillroomd --data-dir /run/cost/data --content-dir /usr/share/stillroom/content "
+                        "--display %s --input none --socket /run/cost/s.sock --audio-device default "
+                        ">/run/cost/log 2>&1 < /dev/null & echo $! > /run/cost/pid" % display)
+                box.wait_until("the measured daemon answers",
+                               lambda: box.run("stillroomctl --socket /run/cost/s.sock status")[0] == 0, 60, interval=1.0)
+                ctl = "stillroomctl --socket /run/cost/s.sock "
+                box.out(ctl + "settings set dim-after 3600 && " + ctl + "settings set dark-after 3600 && "
+                        + ctl + "settings set night-mode off && " + ctl + "play steady-breath && " + ctl + "seek 1:00")
+                time.sleep(3)
+                ticks = "awk '{print $14 + $15}' /proc/$(cat /run/cost/pid)/stat"
+                hz = int(box.out("getconf CLK_TCK"))
+                before, started = int(box.out(ticks)), time.monotonic()
+                time.sleep(display_cost_seconds)
+                used = (int(box.out(ticks)) - before) / hz
+                ratios[display] = used / (time.monotonic() - started)
+                box.out("kill $(cat /run/cost/pid); while kill -0 $(cat /run/cost/pid) 2>/dev/null; do sleep 0.2; done")
+        finally:
+            box.out("systemctl start stillroom.service")
+            box.wait_ready(timeout=BOOT_BUDGET)
+        report.figure("display_cost.cpu_seconds_per_second", {k: round(v, 4) for k, v in ratios.items()})
+        ratio = ratios["memory@800x480"] / ratios["none"] if ratios.get("none") else None
+        report.figure("display_cost.ratio_800x480_to_audio_alone", round(ratio, 2) if ratio else None)
+        return "audio alone %.4f CPU s/s, with the animating player at 800x480 %.4f: %.2f×" % (
+            ratios["none"], ratios["memory@800x480"], ratio or 0)
+
     def daemon_frame():
         """The frame the daemon's painter last drew (`stillroomctl screenshot`: what it gave DRM), as RGB."""
         status, output = box.ctl("screenshot", "/run/stillroom/frame.png")
@@ -544,6 +579,8 @@ def main():
             report.scenario("maintenance over SSH: key from the boot partition, host key on the data partition",
                             ssh_maintenance)
             report.scenario("screen: the daemon draws on bochs DRM (screendump)", screen)
+            if display_cost_seconds:
+                report.scenario("the screen's CPU cost on this CPU (figure)", display_cost)
             if report.scenario("PLAY (uinput) → audio on the loopback", play_audio) and \
                     report.scenario("the sweep is heard where status says it plays", sweep_heard_where_status_says):
                 report.scenario("seek with stillroomctl lands where asked (by pitch)", seek_by_control)

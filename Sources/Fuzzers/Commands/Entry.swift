@@ -1,5 +1,6 @@
 import FuzzReplay
 import Glibc
+import StillroomCore
 
 /// One input: libFuzzer's callback in fuzz builds, and each corpus file when replaying.
 let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32 = { data, count in
@@ -26,20 +27,5 @@ let fuzzOne: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32 = { data, coun
         }
         #endif
         exit(FuzzReplay.main(fuzzOne))
-    }
-}
-
-/// A small, well-known seeded generator (SplitMix64): the same seed gives the same programs everywhere.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
