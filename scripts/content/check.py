@@ -192,7 +192,12 @@ def check_session(c, content_dir, base_dir, s, remote, fast, seen):
         c.ok(p.get("outputLicence", {}).get("name") == lic.get("name"), f"{where}: provenance licence = catalog licence")
         c.ok(p.get("script", {}).get("author") == "Stillroom project", f"{where}: script author")
         v = p.get("voice") or {}
-        c.ok(bool(v.get("licenceChain")), f"{where}: voice licence chain recorded")
+        chain = v.get("licenceChain") or []
+        c.ok(bool(chain), f"{where}: voice licence chain recorded")
+        unclear = [link.get("link") for link in chain
+                   if link.get("status") != "clear" or not link.get("evidence") or not link.get("sources")]
+        c.ok(not unclear, f"{where}: every voice licence link clear, with evidence and sources"
+             + (f" (not: {', '.join(map(str, unclear))})" if unclear else ""))
         c.ok(abs(p.get("audio", {}).get("durationSeconds", -1) - secs) <= 0.01, f"{where}: provenance duration")
     return secs, figures
 
