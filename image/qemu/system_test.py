@@ -141,7 +141,8 @@ def main():
         timeout = box.out("cat /sys/class/watchdog/watchdog0/timeout")
         check("6300" in identity, "watchdog device: %s" % identity)
         check(active == "active", "watchdog state: %s" % active)
-        check(timeout == "15", "watchdog timeout: %s" % timeout)
+        expected = "60" if arch == "arm64" else "15"  # the arm64 twin's emulated CPU gets 60 s (image/build)
+        check(timeout == expected, "watchdog timeout: %s" % timeout)
         return "%s, %s, %s s, petted by systemd" % (identity, active, timeout)
 
     def hardening():
