@@ -12,6 +12,7 @@ need one: the test looks at which device nodes the running daemon holds open."""
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -64,6 +65,30 @@ class Report:
 SWEEP = "test-sweep"  # the fixture sweep image/add-test-sweep puts beside the real sessions
 KNOB_DETENT_SECONDS = 15.0  # one detent of the knob in the player (docs/controls.md)
 
+
+
+def chain_seconds(text):
+    """"1min 2.345s" or "39.343s" or "120ms" → seconds."""
+    match = re.fullmatch(r"(?:(\d+)min )?([0-9.]+)(ms|s)", text)
+    if match is None:
+        return None
+    value = float(match.group(2)) / (1000.0 if match.group(3) == "ms" else 1.0)
+    return int(match.group(1) or 0) * 60 + value
+
+
+def units_that_held_up(chain):
+    """The network's units in a critical chain that were active before the unit drawn above them."""
+    held = []
+    parent_at = float("inf")  # the first line is the daemon itself
+    for line in (raw.strip() for raw in chain.splitlines() if raw.strip()):
+        at = re.search(r"@((?:\d+min )?[0-9.]+m?s)", line)
+        took = re.search(r"\+((?:\d+min )?[0-9.]+m?s)", line)
+        at_seconds = chain_seconds(at.group(1)) if at else None
+        active_at = None if at_seconds is None else at_seconds + (chain_seconds(took.group(1)) if took else 0.0)
+        if ("resolved" in line or "network" in line) and active_at is not None and active_at <= parent_at:
+            held.append(line)
+        parent_at = at_seconds if at_seconds is not None else parent_at
+    return held
 
 def sweep_position(frequency):
     """Where in the fixture sweep (100 Hz to 2000 Hz, exponential over 120 s) a pitch is heard."""
@@ -199,17 +224,13 @@ def main():
         chain = box.run("systemd-analyze critical-chain stillroom.service --no-pager 2>/dev/null | tail -n +3")[1]
         report.figure("boot1.critical_chain", [line.strip() for line in chain.splitlines() if line.strip()])
         # critical-chain draws each unit's latest activation: systemd-resolved, started by the DHCP lease
-        # after the daemon, can appear under sysinit.target (its unit orders itself before it). Only what
-        # was activated before the daemon started can have held it up.
+        # after sysinit.target, can appear under it (its unit orders itself before it). A unit can only
+        # have held up the one drawn above it if it was active before that one was: same clock, same list
+        # (the daemon's ExecMainStartTimestampMonotonic counts from the kernel's start, the chain from
+        # userspace's, so the two cannot be compared).
         started = int(box.out("systemctl show -p ExecMainStartTimestampMonotonic --value stillroom.service")) / 1e6
         report.figure("boot1.daemon_started_at", round(started, 2))
-        import re
-
-        def activated_at(line):  # "@39.343s" or "@1min 2.345s"
-            match = re.search(r"@(?:(\d+)min )?([0-9.]+)s", line)
-            return None if match is None else int(match.group(1) or 0) * 60 + float(match.group(2))
-        waited = [line.strip() for line in chain.splitlines()
-                  if ("resolved" in line or "network" in line) and (activated_at(line) or 0) <= started]
+        waited = units_that_held_up(chain)
         check(not waited, "the daemon's start waited for: %s" % waited)
         # DNS from the DHCP lease: systemd-resolved, started by stillroom-dns.path once the lease is there.
         # (Asking resolvectl first would start it through D-Bus whatever the path unit did.)
