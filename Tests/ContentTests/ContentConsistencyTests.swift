@@ -28,7 +28,26 @@ import Testing
             #expect(sha256(full) == file["sha256"]?.stringValue, "\(full): sha256 differs from its provenance")
         }
         #expect(provenance["outputLicence"]?["name"]?.stringValue == "CC BY 4.0", "\(path): output licence")
+        checkVoiceLicenceChain(provenance, path: path)
         return named
+    }
+
+    /// A recording with narration ships only if every link of its voice's licence chain (training data,
+    /// model, text front end, engine, where it was obtained) reads clear, with the evidence and where it
+    /// was read (docs/content.md, "Voice licence chain").
+    func checkVoiceLicenceChain(_ provenance: JSONValue, path: String) {
+        guard let voice = provenance["voice"], voice["backend"] != nil else { return }   // sounds have no voice
+        let chain = voice["licenceChain"]?.arrayValue ?? []
+        #expect(!chain.isEmpty, "\(path): the voice's licence chain is recorded")
+        for link in chain {
+            let name = link["link"]?.stringValue ?? "?"
+            #expect(link["status"]?.stringValue == "clear", "\(path): voice licence link \(name) is not clear")
+            // Plain locals: #expect's expansion of `!(optional ?? default).isEmpty` failed on non-empty values.
+            let evidence = link["evidence"]?.stringValue ?? ""
+            let sources = link["sources"]?.arrayValue ?? []
+            #expect(!evidence.isEmpty, "\(path): voice licence link \(name) has no evidence")
+            #expect(!sources.isEmpty, "\(path): voice licence link \(name) names no source")
+        }
     }
 
     /// Decodes the whole file (every frame, a clean decode) and returns its length in seconds.
