@@ -31,6 +31,8 @@ extension Daemon {
             "spoken": .array(recentSpeech.map { .string($0) }),
             "describer": .bool(ui.isDescribing),
             "cuesPlayed": .number(Double(cuesPlayed)),
+            // Nothing playing or playing out: a label or a chime alone has been heard to its end.
+            "outputIdle": .bool(engine.isIdle),
             "inputEvents": .number(Double(inputEventsHandled)),
             "framesPresented": screen.map { .number(Double($0.framesPresented)) } ?? .null,
             "framePending": .bool(screen?.nextFrameDeadline != nil),

@@ -267,6 +267,9 @@ final class PlaybackEngine: AudioSinkDelegate {
 
     var isSpeaking: Bool { mixer.isSpeaking }
 
+    /// Whether nothing is being played or played out: the output has drained everything written to it.
+    var isIdle: Bool { mode == .idle }
+
     /// Writes speech and cues alone (nothing else playing).
     private func fillSpeech() {
         guard mode == .speaking else { return }

@@ -487,4 +487,13 @@ func changedAnything(_ box: InterfaceDriver) -> [InterfaceEffect] {
         #expect(mixed(level: 0.1, cue: true)[2] == 450) // the cue on top, at the same level
         #expect(mixed(level: 0.1, cue: true)[40] == 350) // and the voice goes on after it
     }
+
+    @Test func aCueAloneLeavesTheRecordingUnderItAsItWas() {
+        var mixer = SpeechMixer(sampleRate: 1000)
+        mixer.cue(Array(repeating: 1000, count: 10), level: 0.5)
+        var samples = [Int16](repeating: 2000, count: 40)
+        samples.withUnsafeMutableBufferPointer { mixer.mix(into: $0, frames: 20) }
+        #expect(samples[0] == 2500) // not ducked: a cue is not a voice
+        #expect(samples[30] == 2000)
+    }
 }
