@@ -58,28 +58,20 @@ extension Daemon {
     /// interface. Every event is also activity for the screen's dim timers (the interface's business).
     func handleInput(_ event: InputEvent) {
         inputEventsHandled += 1
-        if case .button(let control, let output) = event {
-            chord.button(control, output, at: loop.now)
-            if let due = chord.dueAt { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
-        }
-        guard let action = controlMapper.action(for: event, on: screenKind, dark: screenIsDark) else { return }
+        let action = controls.action(for: event, on: screenKind, dark: ui.controlsDark, at: loop.now)
+        if let due = controls.gestureDueAt { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
+        guard let action else { return }
         handleInputAction(action)
     }
 
-    /// BACK and the knob held together for two seconds: spoken labels on or off, said aloud either way.
+    /// A held gesture completed (BACK and the knob: spoken labels; BACK and PLAY: the key describer; BACK
+    /// alone for three seconds: the guide). The interface decides; what it says is said either way, and
+    /// a setting the card cannot save is said to be unchanged (Daemon+Interface, `perform`).
     func chordTimerFired() {
-        guard chord.timerFired(at: loop.now) else { return }
-        controlMapper.swallow(.back)
-        controlMapper.swallow(.knob)
-        let on = !settings.spokenLabels
-        do {
-            try change(setting: "spoken-labels", to: on ? "on" : "off")
-            refreshModel()
-            speakNow(on ? "Spoken labels on." : "Spoken labels off.")
-        } catch {
-            // Said aloud either way: the person holding the chord may not see the screen.
-            speakNow("Spoken labels not changed: the setting could not be saved.")
-        }
+        guard let gesture = controls.gestureTimerFired(at: loop.now) else { return }
+        if !readingQueue.isEmpty { stopReading() }
+        perform(ui.handle(gesture: gesture, model: model, now: loop.now))
+        screen?.invalidate()
     }
 
     private func startJackMonitor(card: String, control: String) {

@@ -183,8 +183,27 @@ extension Daemon {
 
     // MARK: Effects
 
+    /// Performs the interface's effects in order. A setting the card cannot save is said to be unchanged
+    /// (even with spoken labels off: someone asked for it), and what the interface meant to say about the
+    /// change is not said.
     func perform(_ effects: [InterfaceEffect]) {
-        for effect in effects { perform(effect) }
+        var refused = false
+        for effect in effects {
+            switch effect {
+            case .speak where refused, .announce where refused, .speakAfter where refused: continue
+            case .changeSetting(let key, let value):
+                do {
+                    try change(setting: key, to: value)
+                } catch {
+                    logger.warning("setting \(key): \(error.message)")
+                    refused = true
+                    let name = SettingRow.allCases.first { $0.key == key }?.title ?? key
+                    speakLabel("\(name) not changed: the setting could not be saved.", always: true)
+                }
+                refreshModel()
+            default: perform(effect)
+            }
+        }
     }
 
     private func perform(_ effect: InterfaceEffect) {
@@ -204,12 +223,7 @@ extension Daemon {
                 _ = try? store.removeFavorite(sessionID: id)
             }
             storedChanged = true
-        case .changeSetting(let key, let value):
-            do {
-                try change(setting: key, to: value)
-            } catch {
-                logger.warning("setting \(key): \(error.message)")
-            }
+        case .changeSetting: break // above, where a refusal is said
         case .setReminder(let enabled, let minute):
             var preference = reminder.preference ?? ReminderPreferenceRecord(enabled: enabled, minuteOfDay: minute, weekdays: .all,
                                                                              style: .chime, quietStartMinute: 0, quietEndMinute: 0,
@@ -251,6 +265,12 @@ extension Daemon {
             scheduleNextMinute() // stops in the dark, starts again with the light (the refresh below catches up)
         case .speak(let text):
             speakLabel(text)
+        case .announce(let text):
+            speakLabel(text, always: true)
+        case .speakAfter(let text):
+            speakAfterCurrent(text)
+        case .cue(let cue):
+            playCue(cue)
         case .readTranscript(let cue):
             readTranscriptAloud(from: cue)
         case .startBreathingTimer(let pattern, let minutes):
@@ -269,7 +289,7 @@ extension Daemon {
         }
         switch effect {
         case .deleteHistory: refreshModel(historyChanged: true)
-        case .scheduleTimer, .cancelTimer, .speak, .readTranscript: break
+        case .scheduleTimer, .cancelTimer, .speak, .announce, .speakAfter, .cue, .readTranscript: break
         default: refreshModel()
         }
     }
@@ -277,11 +297,51 @@ extension Daemon {
     /// How long a label waits for a newer one: a quick spin of the knob speaks only where it stops.
     static let labelSettle: Duration = .milliseconds(180)
 
-    /// A spoken label (the interface asks only when spoken labels are on), after a short settle.
-    func speakLabel(_ text: String) {
-        guard settings.spokenLabels, !text.isEmpty else { return }
+    /// A spoken label (the interface asks only when spoken labels are on; `always` for what someone asked
+    /// for with labels off: a gesture, the key describer, the guide), after a short settle.
+    func speakLabel(_ text: String, always: Bool = false) {
+        guard always || settings.spokenLabels, !text.isEmpty else { return }
         pendingLabel = text
         labelTimer.schedule(after: Self.labelSettle)
+    }
+
+    /// Says `text` once what is being said now (and any label still settling) has been said.
+    func speakAfterCurrent(_ text: String) {
+        guard settings.spokenLabels, !text.isEmpty else { return }
+        speechAfter.append(text)
+        scheduleQueuedSpeech()
+    }
+
+    private func scheduleQueuedSpeech() {
+        guard !speechAfter.isEmpty else { return }
+        var at = loop.now
+        if let end = speechEndsAt, end > at { at = end }
+        if pendingLabel != nil { at = max(at, loop.now + Self.labelSettle) }
+        speechAfterTimer.schedule(at: at + .milliseconds(300)) // a breath between
+    }
+
+    /// The queued speech's moment: said now, unless a label came in first (then after that one).
+    func speakQueuedSpeech() {
+        guard !speechAfter.isEmpty else { return }
+        if pendingLabel != nil || (speechEndsAt.map { $0 > loop.now } ?? false) {
+            scheduleQueuedSpeech()
+            return
+        }
+        let text = speechAfter.joined(separator: " ")
+        speechAfter = []
+        speakNow(text)
+    }
+
+    /// A short cue (the seek's tick) mixed under whatever plays, at the voice's level; it cuts nothing off.
+    func playCue(_ cue: SoundCue) {
+        let decoded = cueSamples[cue] ?? decodeSound(cue.rawValue)
+        guard let decoded else {
+            logger.warning("sound \(cue.rawValue) is not in the catalog; no cue")
+            return
+        }
+        cueSamples[cue] = decoded
+        cuesPlayed += 1
+        engine.cue(decoded.samples, rate: decoded.rate)
     }
 
     /// Reads the current session's transcript aloud, a cue at a time, from `cue` on. The recording pauses
@@ -321,10 +381,14 @@ extension Daemon {
     /// counted in the status as a label spoken. Returns the speech's length in seconds.
     func speak(_ text: String) throws -> Double {
         labelsSpoken += 1
+        recentSpeech.append(text)
+        if recentSpeech.count > 40 { recentSpeech.removeFirst(recentSpeech.count - 40) }
         let voice = try EspeakSynthesizer.shared()
         let samples = try voice.synthesize(text)
         engine.speak(samples, rate: voice.sampleRate)
-        return Double(samples.count) / Double(voice.sampleRate)
+        let seconds = Double(samples.count) / Double(voice.sampleRate)
+        speechEndsAt = loop.now + .milliseconds(Int64(seconds * 1000))
+        return seconds
     }
 
 }

@@ -83,15 +83,21 @@ extension Daemon {
 
     /// A bundled sound (the chime, the tick), alone, at the voice's fixed low level; false when absent.
     func playSound(_ name: String) -> Bool {
-        guard let id = try? ContentID(validating: name), let sound = content.catalog.sound(withID: id) else { return false }
-        guard let decoder = try? MP3Decoder(path: content.path(of: sound.audio)) else { return false }
+        guard let (samples, rate) = decodeSound(name) else { return false }
+        engine.speak(samples, rate: rate) // through the voice's channel: its level and the caps
+        return true
+    }
+
+    /// A bundled sound (Content/sounds), decoded to mono samples, with its rate.
+    func decodeSound(_ name: String) -> (samples: [Int16], rate: Int)? {
+        guard let id = try? ContentID(validating: name), let sound = content.catalog.sound(withID: id) else { return nil }
+        guard let decoder = try? MP3Decoder(path: content.path(of: sound.audio)) else { return nil }
         var samples: [Int16] = []
         var buffer = [Int16](repeating: 0, count: 8192 * 2)
         while case .frames(let count)? = try? buffer.withUnsafeMutableBufferPointer({ try decoder.read(into: $0) }) {
             samples += stride(from: 0, to: count * 2, by: 2).map { buffer[$0] } // one channel is enough
         }
-        engine.speak(samples, rate: decoder.sampleRate)
-        return true
+        return (samples, decoder.sampleRate)
     }
 
     func reminderCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {

@@ -26,7 +26,13 @@ extension Daemon {
             // What tests synchronise on instead of sleeping: a label still waiting out its settle, the
             // input events handled, the frames the screen presented and whether one is due, and the seconds
             // of recordings heard.
-            "labelPending": .bool(pendingLabel != nil),
+            "labelPending": .bool(pendingLabel != nil || !speechAfter.isEmpty),
+            // The last labels said, word for word, oldest first (tests assert what the box said).
+            "spoken": .array(recentSpeech.map { .string($0) }),
+            "describer": .bool(ui.isDescribing),
+            "cuesPlayed": .number(Double(cuesPlayed)),
+            // Nothing playing or playing out: a label or a chime alone has been heard to its end.
+            "outputIdle": .bool(engine.isIdle),
             "inputEvents": .number(Double(inputEventsHandled)),
             "framesPresented": screen.map { .number(Double($0.framesPresented)) } ?? .null,
             "framePending": .bool(screen?.nextFrameDeadline != nil),

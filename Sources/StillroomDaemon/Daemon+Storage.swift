@@ -81,10 +81,10 @@ extension Daemon {
         announceStorageProblem()
     }
 
-    /// Shows the notice (the model picks it up) and speaks it once when spoken labels are on.
+    /// Shows the notice (the model picks it up); the interface says it once when spoken labels are on, held
+    /// back while a recording plays (Interface.announceNotices).
     func announceStorageProblem() {
         refreshModel()
-        if settings.spokenLabels { speakNow("Nothing can be saved. " + Self.storageNoticeMessage) }
     }
 
     /// The live notice for the screen, while the problem stands and the owner has not dismissed it.

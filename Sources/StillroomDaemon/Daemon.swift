@@ -38,13 +38,22 @@ public final class Daemon {
     var controlServer: ControlServer?
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
-    var controlMapper = ControlMapper()
-    var chord = ChordDetector()
+    /// The chord detector and the control mapper (ControlInput), and the timer for a held gesture.
+    var controls = ControlInput()
     var chordTimer: LoopTimer!
     /// A label waiting out the debounce (a burst of knob turns speaks only the last item).
     var pendingLabel: String?
-    /// Labels spoken since start (for status and tests).
+    /// Speech to say after what is being said (notices held back while a recording played), its timer,
+    /// and when the speech now playing ends.
+    var speechAfter: [String] = []
+    var speechAfterTimer: LoopTimer!
+    var speechEndsAt: MonotonicInstant?
+    /// Labels spoken since start, and the last few of them word for word (for status and tests).
     var labelsSpoken = 0
+    var recentSpeech: [String] = []
+    /// Sound cues played since start (the seek's ticks), and their decoded samples.
+    var cuesPlayed = 0
+    var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
     /// Input events handled since start, from every backend (status: tests wait on it instead of sleeping).
     var inputEventsHandled = 0
     /// Seconds of recordings the speaker played since start, as the engine reported them to the practice
@@ -155,6 +164,7 @@ public final class Daemon {
             if let label = pendingLabel { speakNow(label) }
             pendingLabel = nil
         }
+        speechAfterTimer = loop.makeTimer { [unowned self] in speakQueuedSpeech() }
         try startInput()
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
@@ -262,7 +272,8 @@ public final class Daemon {
     }
 
     func applySettings() {
-        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume))
+        let alone = settings.volumePolicy.voiceAloneVolume(headphones: player.headphonesConnected, night: isNight)
+        engine.setGain(VolumePolicy.gain(forVolume: effectiveVolume), voiceAlone: VolumePolicy.gain(forVolume: alone))
     }
 
     private static func loadSettings(store: SQLiteStore, logger: Logger) -> Settings {

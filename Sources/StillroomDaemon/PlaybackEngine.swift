@@ -25,6 +25,9 @@ final class PlaybackEngine: AudioSinkDelegate {
     private var map = PlayoutMap()
     private var gain = GainStage(gain: 1)
     private var targetGain: Float = 1
+    /// The voice's and the cues' gain when no recording plays under them (VolumePolicy.voiceAloneVolume);
+    /// over a recording they follow `targetGain`.
+    private var voiceAloneGain: Float = 1
 
     private enum Mode: Equatable { case idle, playing, fadingToPause(resumeAt: Int64), hardwarePaused, ending, speaking, endingAtDamage(String) }
     private var mode: Mode = .idle
@@ -63,10 +66,17 @@ final class PlaybackEngine: AudioSinkDelegate {
         return map.recordingPosition(afterPlayed: sink.playedFrames)
     }
 
-    /// Sets the output gain (volume and caps), ramping to it so a volume change never clicks.
-    func setGain(_ value: Float) {
+    /// Sets the output gain (volume and caps), ramping to it so a volume change never clicks, and the
+    /// voice's gain when it plays alone (over a recording it follows the recording's).
+    func setGain(_ value: Float, voiceAlone: Float? = nil) {
         targetGain = value
-        if mode == .playing { gain.ramp(to: value, over: frames(milliseconds: 50)) }
+        voiceAloneGain = voiceAlone ?? value
+        if mode == .playing {
+            gain.ramp(to: value, over: frames(milliseconds: 50))
+            mixer.setLevel(value)
+        } else if mode == .speaking {
+            mixer.setLevel(voiceAloneGain)
+        }
     }
 
     // MARK: Effects
@@ -117,6 +127,7 @@ final class PlaybackEngine: AudioSinkDelegate {
         pendingRecordingFrame = frame
         gain.jump(to: 0)
         gain.ramp(to: targetGain, over: frames(milliseconds: Self.fadeInMilliseconds))
+        if mixer.isSounding { mixer.setLevel(targetGain) } // a label going on over the recording: its level
         mode = .playing
         fill()
     }
@@ -183,33 +194,70 @@ final class PlaybackEngine: AudioSinkDelegate {
         if mixer.sampleRate != outputRate { mixer = SpeechMixer(sampleRate: outputRate) }
         switch mode {
         case .playing:
-            guard let decoder else { return }
-            reportHeard()
-            _ = takeBackQueue()
-            let resumeAt = pendingSeekTarget() ?? map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
-            _ = try? decoder.seek(toFrame: resumeAt) // a seek within a file already open and scanned
-            pendingRecordingFrame = resumeAt
-            mixer.speak(samples)
+            guard takeBackForMixing() else { return }
+            mixer.speak(samples, level: targetGain)
             fill()
         case .fadingToPause:
             speechAfterFade = samples
         case .speaking:
             _ = sink.rewind(sink.queuedFrames)
-            mixer.speak(samples)
+            mixer.speak(samples, level: voiceAloneGain)
             fillSpeech()
         case .idle, .hardwarePaused, .ending, .endingAtDamage:
-            guard mode == .idle else { return } // mid-transition: the label is dropped rather than garbled
-            do {
-                let format = AudioFormat(sampleRate: outputRate)
-                if sink.format != format { try sink.open(format: format) } else { sink.discard() }
-            } catch {
-                return
-            }
-            map.reset()
-            mixer.speak(samples)
-            mode = .speaking
+            guard mode == .idle, startAlone(rate: outputRate) else { return } // mid-transition: dropped rather than garbled
+            mixer.speak(samples, level: voiceAloneGain)
             fillSpeech()
         }
+    }
+
+    /// Plays a short cue (`mono` at `rate` Hz) on top of whatever plays, at the voice's level, within what
+    /// the sink cannot give back; it cuts nothing off. Mid-transition (a pause fading out) it is dropped.
+    func cue(_ mono: [Int16], rate: Int) {
+        let outputRate = sink.format?.sampleRate ?? (decoder?.sampleRate ?? 44_100)
+        let samples = (try? Resampler.convert(mono, from: rate, to: outputRate)) ?? []
+        if mixer.sampleRate != outputRate { mixer = SpeechMixer(sampleRate: outputRate) }
+        switch mode {
+        case .playing:
+            guard takeBackForMixing() else { return }
+            mixer.cue(samples, level: targetGain)
+            fill()
+        case .speaking:
+            // The voice plays alone: take back what it has not said yet, and say it again with the cue in.
+            mixer.stepBack(Int(sink.rewind(sink.queuedFrames)))
+            mixer.cue(samples, level: voiceAloneGain)
+            fillSpeech()
+        case .idle:
+            guard startAlone(rate: outputRate) else { return }
+            mixer.cue(samples, level: voiceAloneGain)
+            fillSpeech()
+        case .fadingToPause, .hardwarePaused, .ending, .endingAtDamage:
+            return
+        }
+    }
+
+    /// Takes back the unheard part of the sink's buffer and puts the decoder where the listener is, so
+    /// what the mixer adds now is heard within what the device cannot give back. False without a recording.
+    private func takeBackForMixing() -> Bool {
+        guard let decoder else { return false }
+        reportHeard()
+        _ = takeBackQueue()
+        let resumeAt = pendingSeekTarget() ?? map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        _ = try? decoder.seek(toFrame: resumeAt) // a seek within a file already open and scanned
+        pendingRecordingFrame = resumeAt
+        return true
+    }
+
+    /// Opens the output for the mixer alone (nothing else playing).
+    private func startAlone(rate: Int) -> Bool {
+        do {
+            let format = AudioFormat(sampleRate: rate)
+            if sink.format != format { try sink.open(format: format) } else { sink.discard() }
+        } catch {
+            return false
+        }
+        map.reset()
+        mode = .speaking
+        return true
     }
 
     /// Cuts a label off (with a 20 ms fade).
@@ -219,10 +267,13 @@ final class PlaybackEngine: AudioSinkDelegate {
 
     var isSpeaking: Bool { mixer.isSpeaking }
 
-    /// Writes speech alone (nothing else playing).
+    /// Whether nothing is being played or played out: the output has drained everything written to it.
+    var isIdle: Bool { mode == .idle }
+
+    /// Writes speech and cues alone (nothing else playing).
     private func fillSpeech() {
         guard mode == .speaking else { return }
-        while mixer.isSpeaking {
+        while mixer.isSounding {
             let frames = min(2048, mixer.remainingFrames)
             var chunk = [Int16](repeating: 0, count: frames * MP3Decoder.channels)
             let undo = mixer
@@ -335,7 +386,7 @@ final class PlaybackEngine: AudioSinkDelegate {
                 case .frames(let count):
                     buffer.withUnsafeMutableBufferPointer { samples in
                         gain.apply(to: samples, frames: count)
-                        if mixer.isSpeaking || mixer.isRecovering { mixer.mix(into: samples, frames: count) }
+                        if mixer.isSounding || mixer.isRecovering { mixer.mix(into: samples, frames: count) }
                     }
                     pending = buffer[..<(count * MP3Decoder.channels)]
                     pendingRecordingFrame = position

@@ -22,6 +22,9 @@ public final class TerminalInput: InputBackend {
     private var timer: LoopTimer?
     private var handler: ((InputEvent) -> Void)?
     private var rawMode = false
+    /// Releases of the held gestures' keys still to come (L, K, G), in time order, and their timer.
+    private var releases: [(at: MonotonicInstant, events: [InputEvent])] = []
+    private var releaseTimer: LoopTimer?
 
     /// Reads the controls `board` binds to the terminal from `fd` (standard input by default).
     public init(loop: EventLoop, board: Board, fd: Int32 = STDIN_FILENO) {
@@ -61,6 +64,7 @@ public final class TerminalInput: InputBackend {
             throw InputError(.failed, "terminal: cannot watch fd \(fd): \(error)")
         }
         timer = loop.makeTimer { [unowned self] in escapeTimedOut() }
+        releaseTimer = loop.makeTimer { [unowned self] in releaseDue() }
         self.handler = handler
         if mapper.jack { handler(.jack(connected: mapper.jackConnected)) }
     }
@@ -70,6 +74,9 @@ public final class TerminalInput: InputBackend {
         watch = nil
         timer?.cancel()
         timer = nil
+        releaseTimer?.cancel()
+        releaseTimer = nil
+        releases = []
         handler = nil
         restore()
     }
@@ -109,7 +116,22 @@ public final class TerminalInput: InputBackend {
     private func deliver(_ keys: [TerminalKey], at time: MonotonicInstant) {
         for key in keys {
             for event in mapper.events(for: key, at: time) { handler?(event) }
+            if let release = key.release(controls: mapper.controls) {
+                releases.append((time + release.after, release.events))
+                releases.sort { $0.at < $1.at }
+            }
         }
         if let wake = decoder.wakeAt { timer?.schedule(at: wake) } else { timer?.cancel() }
+        if let next = releases.first { releaseTimer?.schedule(at: next.at) }
+    }
+
+    /// A held gesture's keys are let go.
+    private func releaseDue() {
+        let now = loop.now
+        while let first = releases.first, first.at <= now {
+            releases.removeFirst()
+            for event in first.events { handler?(event) }
+        }
+        if let next = releases.first { releaseTimer?.schedule(at: next.at) }
     }
 }

@@ -14,6 +14,12 @@ public enum TerminalKey: Equatable, Sendable {
     case holdKnob
     /// Arrows: Down and Right +1 (clockwise: next, forward), Up and Left -1.
     case turn(Int)
+    /// L: BACK and the knob held together (the spoken-labels chord), let go after 2.5 s.
+    case labelsChord
+    /// K: BACK, then PLAY, held together (the key-describer chord), let go after 2.5 s.
+    case describerChord
+    /// G or ?: BACK held alone for 3.5 s (the guide).
+    case guideHold
     /// j: headphones in / out.
     case toggleJack
     /// q.
@@ -110,6 +116,9 @@ public struct TerminalKeyDecoder: Equatable, Sendable {
         case UInt8(ascii: "\r"), UInt8(ascii: "\n"): .knobPress
         case UInt8(ascii: "H"): .holdBack
         case UInt8(ascii: "F"): .holdKnob
+        case UInt8(ascii: "L"): .labelsChord
+        case UInt8(ascii: "K"): .describerChord
+        case UInt8(ascii: "G"), UInt8(ascii: "?"): .guideHold
         case UInt8(ascii: "j"), UInt8(ascii: "J"): .toggleJack
         case UInt8(ascii: "q"), UInt8(ascii: "Q"): .quit
         default: nil
@@ -124,6 +133,23 @@ public struct TerminalKeyDecoder: Equatable, Sendable {
         case UInt8(ascii: "B"), UInt8(ascii: "C"): return .turn(1) // down, right
         default: return nil
         }
+    }
+}
+
+extension TerminalKey {
+    /// For the held gestures (a terminal reports no releases): how long the buttons stay held, and the
+    /// releases that end the hold.
+    public func release(controls: Set<Control>) -> (after: Duration, events: [InputEvent])? {
+        let held: [Control]
+        let time: Duration
+        switch self {
+        case .labelsChord: (held, time) = ([.back, .knob], .milliseconds(2500))
+        case .describerChord: (held, time) = ([.back, .play], .milliseconds(2500))
+        case .guideHold: (held, time) = ([.back], .milliseconds(3500))
+        default: return nil
+        }
+        guard held.allSatisfy(controls.contains) else { return nil }
+        return (time, held.map { .button($0, .released(long: true)) })
     }
 }
 
@@ -152,7 +178,14 @@ public struct TerminalKeyMapper: Equatable, Sendable {
             controls.contains(control)
                 ? [.button(control, .pressed), .button(control, .longPress), .button(control, .released(long: true))] : []
         }
+        func holdTogether(_ held: [Control]) -> [InputEvent] {
+            guard held.allSatisfy(controls.contains) else { return [] }
+            return held.map { .button($0, .pressed) } + held.map { .button($0, .longPress) }
+        }
         switch key {
+        case .labelsChord: return holdTogether([.back, .knob])
+        case .describerChord: return holdTogether([.back, .play])
+        case .guideHold: return holdTogether([.back])
         case .play: return tap(.play)
         case .back: return tap(.back)
         case .holdBack: return hold(.back)

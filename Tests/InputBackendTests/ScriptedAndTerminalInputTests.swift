@@ -35,7 +35,7 @@ import TerminalInput
         input.turn(3, at: at(0), spacing: .milliseconds(30))
         input.hold(.back)
         #expect(actions == [nil, .toggleTranscript, .seekPreview(seconds: 15), .seekPreview(seconds: 60),
-                            .seekPreview(seconds: 60), nil, .home, nil])
+                            .seekPreview(seconds: 60), nil, nil, .home]) // home when BACK is let go
     }
 
     @Test func scriptsParse() throws {

@@ -72,6 +72,24 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
                          .turn(.init(direction: 1, at: at(66), interval: .milliseconds(33)))])
     }
 
+    /// L, K and G (or ?) hold buttons for the gestures: pressed (and past the long press) now, let go later.
+    @Test func gestureKeysHoldTheirButtonsAndLetGoLater() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.feed(bytes("LKG?"), at: at(0)) == [.labelsChord, .describerChord, .guideHold, .guideHold])
+        var mapper = TerminalKeyMapper()
+        #expect(mapper.events(for: .describerChord, at: at(0))
+            == [.button(.back, .pressed), .button(.play, .pressed), .button(.back, .longPress), .button(.play, .longPress)])
+        let release = TerminalKey.describerChord.release(controls: mapper.controls)
+        #expect(release?.after == .milliseconds(2500))
+        #expect(release?.events == [.button(.back, .released(long: true)), .button(.play, .released(long: true))])
+        #expect(TerminalKey.guideHold.release(controls: mapper.controls)?.after == .milliseconds(3500))
+        #expect(mapper.events(for: .labelsChord, at: at(0)).count == 4)
+        // A board that gives the terminal only PLAY makes no gestures from it.
+        var playOnly = TerminalKeyMapper(controls: [.play], knob: false, jack: false)
+        #expect(playOnly.events(for: .describerChord, at: at(0)).isEmpty)
+        #expect(TerminalKey.describerChord.release(controls: playOnly.controls) == nil)
+    }
+
     @Test func onlyTheControlsTheBoardGivesTheTerminalAreMapped() {
         var mapper = TerminalKeyMapper(controls: [.play], knob: false, jack: false)
         #expect(mapper.events(for: .play, at: at(0)).count == 2)

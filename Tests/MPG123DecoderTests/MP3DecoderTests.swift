@@ -126,4 +126,23 @@ import Testing
             #expect(got.count == want.count && largest <= 2, "seek to \(target): largest difference \(largest)")
         }
     }
+
+    /// The sweep (a signal that changes every sample) at the places the playback engine seeks to when it
+    /// takes back its buffer for a label or a tick: without decoding in advance, up to 741 samples after
+    /// the seek differed from a decode from the start, by as much as 9,519.
+    @Test func theSweepSeeksExactlyMidStream() throws {
+        let sweep = RepositoryPaths.fixture("audio/sweep-20s-44k-mono.mp3")
+        let all = try read(try MP3Decoder(path: sweep), frames: 100_000)
+        for target in [44_517, 45_127, 45_397, 2_000, 0] {
+            let decoder = try MP3Decoder(path: sweep)
+            _ = try decoder.scanLength()
+            _ = try read(decoder, frames: 60_000)
+            #expect(try decoder.seek(toFrame: Int64(target)) == Int64(target))
+            let got = try read(decoder, frames: 3000)
+            let want = Array(all[(target * 2)..<((target + 3000) * 2)])
+            let largest = zip(got, want).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(got.count == want.count && largest <= 2, "seek to \(target): largest difference \(largest)")
+        }
+    }
 }
+

@@ -1,3 +1,4 @@
+import Glibc
 import DeviceFakes
 import Devices
 import EspeakSpeech
@@ -41,6 +42,37 @@ import Testing
         let after = (speechStart + speechFrames + 22_050)
         let afterSlice = (after * 2)..<((after + 4410) * 2)
         #expect(firstDifference(heard[afterSlice], decoded[afterSlice], tolerance: 2) == nil)
+    }
+
+    /// The seek's tick (Content/sounds/tick.mp3) over a playing recording: added as it is, at the output's
+    /// gain, within what the sink cannot give back; the recording is not ducked for it, before or after.
+    @Test func aTickIsAddedOverTheRecordingWithoutDuckingIt() throws {
+        let loop = try EventLoop()
+        let sink = PacedSink(loop: loop, speed: 4, keepsAudio: true)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        harness.send(.play(sessionID: "long", title: "Long"))
+        try harness.run(untilHeard: 44_100) // one second in
+        let tickStereo = try decodeAll(RepositoryPaths.content + "/sounds/tick.mp3")
+        let tick = stride(from: 0, to: tickStereo.count, by: 2).map { tickStereo[$0] }
+        let asked = Int(sink.playedFrames)
+        harness.engine.cue(tick, rate: 44_100)
+        try harness.run(untilHeard: Int64(asked + 44_100))
+        let heard = sink.heardAudio
+        let decoded = try decodeAll(sweep)
+        // What the tick changed: the heard output minus the recording, frame by frame.
+        let window = (asked - 4410)..<(asked + 22_050)
+        // (Beyond 2: the recording decoded again after the buffer is taken back may differ by a rounding.)
+        let changed = window.filter { abs(Int(heard[$0 * 2]) - Int(decoded[$0 * 2])) > 2 || abs(Int(heard[$0 * 2 + 1]) - Int(decoded[$0 * 2 + 1])) > 2 }
+        let first = try #require(changed.first, "the tick changed nothing")
+        let last = changed.last!
+        #expect(first >= asked, "the tick was heard before it was asked for")
+        #expect(first - asked < 4410, "the tick came \(first - asked) frames after it was asked for")
+        #expect(last - first < tick.count, "the output changed for \(last - first) frames; the tick is \(tick.count)")
+        // The change is the tick itself (at unity gain), on both channels: nothing was ducked.
+        var changeEnergy = 0.0
+        for frame in first...last { changeEnergy += pow(Double(heard[frame * 2]) - Double(decoded[frame * 2]), 2) }
+        let tickEnergy = tick.reduce(0.0) { $0 + Double($1) * Double($1) }
+        #expect(abs(changeEnergy / tickEnergy - 1) < 0.05, "the change has \(changeEnergy / tickEnergy) of the tick's energy")
     }
 
     @Test func withNothingPlayingTheLabelPlaysAlone() throws {

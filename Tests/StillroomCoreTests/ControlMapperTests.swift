@@ -26,13 +26,15 @@ func press(_ control: Control, _ outputs: [ButtonDebouncer.Output] = shortPress)
         #expect(actions(press(.play), on: .resumeOffer) == [.acceptResume, nil])
     }
 
-    @Test func backActsAtReleaseAndItsLongPressGoesHome() {
+    @Test func backActsAtReleaseAndGoesHomeWhenLetGoAfterALongPress() {
+        // Home when a held BACK is let go, not at the long press: held on it becomes the guide
+        // (ChordDetector), and a BACK that begins a chord must not have gone home already.
         for screen in [ScreenKind.home, .detail, .player, .transcript, .history, .settings, .notice] {
             #expect(actions(press(.back), on: screen) == [nil, .back])
-            #expect(actions(press(.back, longPress), on: screen) == [nil, .home, nil, nil])
+            #expect(actions(press(.back, longPress), on: screen) == [nil, nil, nil, .home])
         }
         #expect(actions(press(.back), on: .resumeOffer) == [nil, .dismissResume])
-        #expect(actions(press(.back, longPress), on: .resumeOffer) == [nil, .dismissResume, nil, nil])
+        #expect(actions(press(.back, longPress), on: .resumeOffer) == [nil, nil, nil, .dismissResume])
     }
 
     @Test func theKnobSelectsOrTogglesTheTranscriptAndItsLongPressIsTheContextAction() {

@@ -63,8 +63,9 @@ public enum ControlAction: Equatable, Sendable {
 ///   repeats and release — does nothing, even though the screen is lit by the time they come.
 /// - A turn while dark only wakes it too, and so does the rest of that spin (detents less than
 ///   `spinGap` apart), so the focus does not jump when the screen comes on.
-/// - BACK and the knob act at their release (a short press) or at the long press, never both; PLAY ignores
-///   its long press.
+/// - The knob acts at its release (a short press) or at the long press, never both. BACK acts at its
+///   release: short, back; after a long press, home (held on, the chord detector's guide takes it). PLAY
+///   ignores its long press.
 /// - On the idle face any touch but PLAY goes home and does nothing else, the same way.
 ///
 /// Stateful only to remember which press or spin is being swallowed; otherwise a pure table.
@@ -129,7 +130,9 @@ public struct ControlMapper: Equatable, Sendable {
             case .resumeOffer: return .dismissResume
             default: return .back
             }
-        case (.back, .longPress):
+        case (.back, .released(long: true)):
+            // Home when a held BACK is let go, not at the long press: held on for three seconds it is the
+            // guide instead (ChordDetector), and a BACK that begins a chord goes nowhere.
             return screen == .resumeOffer ? .dismissResume : .home
         case (.knob, .released(long: false)):
             switch screen {

@@ -11,6 +11,10 @@ public struct FocusItem: Equatable, Sendable {
         self.key = key
         self.label = label
     }
+
+    /// The label with short labels on (Settings → Spoken detail): its first sentence — the name, without
+    /// the details and the hint.
+    public var brief: String { InterfaceText.firstSentence(label) }
 }
 
 extension Interface {
@@ -280,6 +284,8 @@ enum SettingsText {
         case .reduceMotion: return "Reduce motion"
         case .nightDisplay: return "Night display"
         case .spokenLabels: return "Spoken labels"
+        case .spokenDetail: return "Spoken detail"
+        case .keyDescriber: return "Key describer"
         case .volume: return "Volume"
         case .headphonesCap: return "Headphones limit"
         case .speakerCap: return "Speaker limit"
@@ -311,6 +317,8 @@ enum SettingsText {
             case .off: return "Never"
             }
         case .spokenLabels: return settings.spokenLabels ? "On" : "Off"
+        case .spokenDetail: return settings.verbosity == .full ? "Full" : "Short"
+        case .keyDescriber: return ""
         case .volume: return "\(settings.volume)%"
         case .headphonesCap: return "\(settings.headphonesCap)%"
         case .speakerCap: return "\(settings.speakerCap)%"
@@ -341,6 +349,8 @@ enum SettingsText {
         case .reduceMotion: return "The circle stays still; words and a slow glow show the breath"
         case .nightDisplay: return "Dim, warm colours for the dark; press for always, never, by the clock"
         case .spokenLabels: return "The box says what the knob lands on"
+        case .spokenDetail: return "Full: names, details and what to do; short: just the names"
+        case .keyDescriber: return "Press, then each control says what it does instead of doing it, for a minute"
         case .volume: return "How loud sessions play"
         case .headphonesCap: return "Never louder than this on headphones"
         case .speakerCap: return "Never louder than this on the speaker"

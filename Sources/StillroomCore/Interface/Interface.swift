@@ -35,6 +35,11 @@ public struct SettingEdit: Equatable, Sendable {
 public struct Interface: Equatable, Sendable {
     /// How long the knob must rest before a previewed seek commits.
     public static let seekRest: Duration = .milliseconds(1200)
+    /// The seek's ticks come at most this often, and its spoken targets at most once in `seekSpeechInterval`.
+    public static let tickInterval: Duration = .milliseconds(100)
+    public static let seekSpeechInterval: Duration = .seconds(1)
+    /// The key describer turns itself off after this long without a touch.
+    public static let describerTimeout: Duration = .seconds(60)
     /// Volume steps while adjusting, in percent.
     static let volumeStep = 5
     /// Reminder steps while adjusting, in minutes.
@@ -52,11 +57,18 @@ public struct Interface: Equatable, Sendable {
     public private(set) var power: ScreenPower = .on
     /// The player's phase last seen in a model (to speak changes nobody asked for).
     private var lastPhase: PlayerPhase = .idle
-    private var lastNoticeIDs: [Int64] = []
+    var lastNoticeIDs: [Int64] = []
     /// The breathing timer last seen in a model (to follow one started or ended elsewhere).
     private var lastTimer: BreathingTimer?
     /// The dim and dark delays last seen (a change from the CLI takes effect at once).
     private var lastDimming: [Int] = []
+    /// The key describer, while it is on: when it was last touched (it turns itself off a minute later).
+    public internal(set) var describerTouchedAt: MonotonicInstant?
+    /// Notices that came while a recording played, to be said at the pause or the end (oldest first).
+    public internal(set) var queuedNoticeIDs: [Int64] = []
+    /// The last tick and the last spoken target of the seek being previewed (both rate-limited).
+    var lastTickAt: MonotonicInstant?
+    var lastSeekSpokenAt: MonotonicInstant?
 
     public init() {}
 
@@ -70,6 +82,11 @@ public struct Interface: Equatable, Sendable {
     /// The screen showing (the resume offer is drawn over it while the model has one; see `screenKind`).
     public var screen: Screen { stack[stack.count - 1].screen }
     public var isDark: Bool { power == .off }
+    /// Whether the key describer is on: every control says what it would do, and does nothing else.
+    public var isDescribing: Bool { describerTouchedAt != nil }
+    /// Whether the controls see a dark screen (the mapper's dark-screen rule). Not while the key describer
+    /// is on: then a touch in the dark is described like any other, and the screen stays dark.
+    public var controlsDark: Bool { isDark && !isDescribing }
 
     /// Whether the resume offer is on screen: while the player offers one, over anything but the clock
     /// face and a running breathing timer.
@@ -110,7 +127,12 @@ public struct Interface: Equatable, Sendable {
         lastNoticeIDs = model.notices.map(\.id)
         lastTimer = model.breathingTimer
         if model.breathingTimer != nil { stack.append(Page(.breathingTimer)) }
-        return [.setScreenPower(.on)] + scheduleDimming(model, now: now)
+        var effects: [InterfaceEffect] = [.setScreenPower(.on)] + scheduleDimming(model, now: now)
+        // What the screen shows at start is said once: the offer to resume, then any notice.
+        if let offer = model.player.resumeOffer { effects += say(resumeOfferText(offer, model), model) }
+        let notices = model.notices.map { noticeAnnouncement($0, model) }
+        if !notices.isEmpty, model.settings.spokenLabels { effects.append(.speakAfter(notices.joined(separator: " "))) }
+        return effects
     }
 
     /// Call whenever the model changed: screens that no longer make sense are closed (a removed
@@ -156,11 +178,7 @@ public struct Interface: Equatable, Sendable {
             }
             lastPhase = phase
         }
-        let ids = model.notices.map(\.id)
-        for notice in model.notices where !lastNoticeIDs.contains(notice.id) {
-            effects += say("Notice: \(InterfaceText.noticeHeading(notice.kind)).", model)
-        }
-        lastNoticeIDs = ids
+        effects += announceNotices(model)
         return effects
     }
 
@@ -187,6 +205,8 @@ public struct Interface: Equatable, Sendable {
         case .quit: return [.quit]
         case .headphones(let connected):
             return [.headphones(connected: connected)]
+        case _ where isDescribing:
+            return describe(action, model: model, now: now)
         case .playPause where power == .off:
             return playPause(model, now: now) // PLAY acts in the dark and leaves it dark
         default: break
@@ -194,14 +214,15 @@ public struct Interface: Equatable, Sendable {
         var effects = touch(model, now: now)
         switch action {
         case .wake:
-            if let label = focusItems(on: screen, model: model).first(where: { $0.key == focus(model) })?.label {
-                effects += say(label, model)
+            if let item = focusItems(on: screen, model: model).first(where: { $0.key == focus(model) }) {
+                effects += say(item.label, short: item.brief, model)
             } else if screen == .idle {
-                effects += say(idleAnnouncement(model), model)
+                effects += say(idleAnnouncement(model), short: idleAnnouncement(model, short: true), model)
             } else if model.player.hasSession, screen == .player || screen == .transcript {
                 // Nothing to focus: say what plays and where, so a touch in the dark answers "where am I?".
                 effects += say("\(model.player.title). \(InterfaceText.playerState(model.player)) "
-                    + "\(InterfaceText.spokenWhere(model.player, now: now)).", model)
+                    + "\(InterfaceText.spokenWhere(model.player, now: now)).",
+                    short: "\(InterfaceText.playerState(model.player)) at \(InterfaceText.spokenPositionShort(model.player.position(at: now))).", model)
             }
         case .playPause: effects += playPause(model, now: now)
         case .back: effects += back(model, now: now)
@@ -236,6 +257,12 @@ public struct Interface: Equatable, Sendable {
                 stack.append(Page(.idle))
             }
             return effects
+        case .describer:
+            guard let touched = describerTouchedAt else { return [] }
+            guard now >= touched + Self.describerTimeout else {
+                return [.scheduleTimer(.describer, at: touched + Self.describerTimeout)]
+            }
+            return stopDescriber("A minute without a touch: key describer off. The controls work again.")
         case .dark:
             guard power != .off else { return [] }
             power = .off
@@ -249,7 +276,7 @@ public struct Interface: Equatable, Sendable {
     }
 
     /// A touch: light the screen if it was dim and start the dim and dark timers again.
-    private mutating func touch(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
+    mutating func touch(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         var effects: [InterfaceEffect] = []
         if power != .on {
             power = .on
@@ -258,14 +285,14 @@ public struct Interface: Equatable, Sendable {
         return effects + scheduleDimming(model, now: now)
     }
 
-    private func scheduleDimming(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
+    func scheduleDimming(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         let dim = max(1, model.settings.dimAfterSeconds)
         let dark = max(dim, model.settings.darkAfterSeconds)
         return [.scheduleTimer(.dim, at: now + .seconds(dim)), .scheduleTimer(.dark, at: now + .seconds(dark))]
     }
 
     /// Drops a seek preview or an adjustment in progress (the screen is going away).
-    private mutating func closeTransient() -> [InterfaceEffect] {
+    mutating func closeTransient() -> [InterfaceEffect] {
         editing = nil
         timerMinutesEdit = nil
         guard seekPreview != nil else { return [] }
@@ -301,7 +328,8 @@ public struct Interface: Equatable, Sendable {
                 if let session = model.session(id), session.isPlayable { return start(session, model) }
                 return [.play(sessionID: id)]
             case .playing:
-                return [.toggle] + say("Paused \(InterfaceText.spokenWhere(player, now: now)).", model)
+                return [.toggle] + say("Paused \(InterfaceText.spokenWhere(player, now: now)).",
+                                       short: "Paused at \(InterfaceText.spokenPositionShort(player.position(at: now))).", model)
             default:
                 return [.toggle] + say("Playing \(player.title).", model)
             }
@@ -404,14 +432,27 @@ public struct Interface: Equatable, Sendable {
         case .breathingTimer:
             name = model.breathingTimer.map { "Breathing timer, \(InterfaceText.spokenMinutes(Int($0.length.seconds / 60)))" } ?? "Breathing timer"
         }
-        let focused = focusItems(on: screen, model: model).first { $0.key == focus(model) }?.label
-        return focused.map { "\(name). \($0)" } ?? "\(name)."
+        let focused = focusItems(on: screen, model: model).first { $0.key == focus(model) }
+        let label = model.settings.verbosity == .short ? focused?.brief : focused?.label
+        return label.map { "\(name). \($0)" } ?? "\(name)."
     }
 
     /// The resting face, spoken: what the clock screen shows (the time, the date, today's practice, the
     /// next reminder, what PLAY does) and how to reach the rest.
-    func idleAnnouncement(_ model: InterfaceModel) -> String {
+    func idleAnnouncement(_ model: InterfaceModel, short: Bool = false) -> String {
         var parts: [String] = []
+        if short {
+            // The time and what PLAY does.
+            if let clock = model.clock { parts.append("\(clock.text).") }
+            if let offer = model.player.resumeOffer {
+                parts.append("PLAY resumes \(offer.title).")
+            } else if model.player.hasSession {
+                parts.append(model.player.isPlaying ? "PLAY pauses \(model.player.title)." : "PLAY resumes \(model.player.title).")
+            } else if let session = model.sessionToStart(preferring: nil) {
+                parts.append("PLAY plays \(session.title).")
+            }
+            return parts.joined(separator: " ")
+        }
         if let clock = model.clock {
             parts.append("\(clock.text), \(clock.dateText).")
             parts.append(model.todayMinutes > 0 ? "\(InterfaceText.spokenMinutes(model.todayMinutes)) practised today."
@@ -435,7 +476,7 @@ public struct Interface: Equatable, Sendable {
 
     private mutating func moveFocus(_ steps: Int, _ model: InterfaceModel) -> [InterfaceEffect] {
         if showsResumeOffer(model), let offer = model.player.resumeOffer {
-            return say("Resume \(offer.title)? PLAY resumes, BACK says not now.", model)
+            return say(resumeOfferText(offer, model), model)
         }
         if var edit = editing, screen == .settings {
             edit.value = Self.adjusted(edit.row, edit.value, by: steps)
@@ -453,7 +494,7 @@ public struct Interface: Equatable, Sendable {
         let index = items.firstIndex { $0.key == current } ?? 0
         let next = min(items.count - 1, max(0, index + steps))
         stack[stack.count - 1].focus = items[next].key
-        return next == index ? [] : say(items[next].label, model)
+        return next == index ? [] : say(items[next].label, short: items[next].brief, model)
     }
 
     static func adjusted(_ row: SettingRow, _ value: Int, by steps: Int) -> Int {
@@ -514,15 +555,32 @@ public struct Interface: Equatable, Sendable {
         // Never to the last second: seeking alone never finishes a session (playback policy).
         let target = min(max(0, player.lengthSeconds - 1), max(0, start + Double(seconds)))
         let commitAt = now + Self.seekRest
+        if seekPreview == nil {
+            lastTickAt = nil
+            lastSeekSpokenAt = nil
+        }
         seekPreview = SeekPreview(fromSeconds: from, targetSeconds: target, commitAt: commitAt)
-        return [.scheduleTimer(.seekCommit, at: commitAt)] + say(InterfaceText.spokenPosition(target), model)
+        var effects: [InterfaceEffect] = [.scheduleTimer(.seekCommit, at: commitAt)]
+        guard model.settings.spokenLabels else { return effects }
+        // By ear: a tick for each step, and the target said — at most once a second, so a fast turn
+        // ticks along without babbling; where it rests is said when the seek commits.
+        if lastTickAt.map({ now - $0 >= Self.tickInterval }) ?? true {
+            lastTickAt = now
+            effects.append(.cue(.tick))
+        }
+        if lastSeekSpokenAt.map({ now - $0 >= Self.seekSpeechInterval }) ?? true {
+            lastSeekSpokenAt = now
+            effects += say(InterfaceText.spokenPosition(target), short: InterfaceText.spokenPositionShort(target), model)
+        }
+        return effects
     }
 
     private mutating func commitSeek(_ model: InterfaceModel) -> [InterfaceEffect] {
         guard let preview = seekPreview else { return [] }
         seekPreview = nil
         return [.cancelTimer(.seekCommit), .seek(toSeconds: preview.targetSeconds)]
-            + say("Moved to \(InterfaceText.spokenPosition(preview.targetSeconds)).", model)
+            + say("Moved to \(InterfaceText.spokenPosition(preview.targetSeconds)).",
+                  short: "Moved to \(InterfaceText.spokenPositionShort(preview.targetSeconds)).", model)
     }
 
     private mutating func toggleTranscript(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
@@ -564,7 +622,7 @@ public struct Interface: Equatable, Sendable {
         case (.history, .deleteHistory?):
             return open(.confirm(.deleteAllHistory), model)
         case (.settings, .setting(let row)?):
-            return chooseSetting(row, model)
+            return chooseSetting(row, model, now: now)
         case (.confirm, .keep?):
             stack.removeLast()
             return say("Kept. " + screenAnnouncement(model), model)
@@ -599,8 +657,8 @@ public struct Interface: Equatable, Sendable {
             return say(TimerText.spokenLeft(timer, now: now), model)
         default:
             // Reading stops and the history's summaries: say them again.
-            if let label = focusItems(on: screen, model: model).first(where: { $0.key == focused })?.label {
-                return say(label, model)
+            if let item = focusItems(on: screen, model: model).first(where: { $0.key == focused }) {
+                return say(item.label, short: item.brief, model)
             }
             return []
         }
@@ -641,7 +699,7 @@ public struct Interface: Equatable, Sendable {
             + say(session.isFavourite ? "Removed from favourites." : "Added to favourites.", model)
     }
 
-    private mutating func chooseSetting(_ row: SettingRow, _ model: InterfaceModel) -> [InterfaceEffect] {
+    private mutating func chooseSetting(_ row: SettingRow, _ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         let settings = model.settings
         if let edit = editing {
             editing = nil
@@ -675,7 +733,12 @@ public struct Interface: Equatable, Sendable {
             // Said even when turning them off, so the change is heard.
             let on = !settings.spokenLabels
             return [.changeSetting(key: "spoken-labels", value: on ? "on" : "off"),
-                    .speak(on ? "Spoken labels on." : "Spoken labels off.")]
+                    .announce(on ? "Spoken labels on." : "Spoken labels off.")]
+        case .spokenDetail:
+            let next: Settings.Verbosity = settings.verbosity == .full ? .short : .full
+            return change(next.rawValue, next == .full ? "Full labels: names, details and what to do." : "Short labels.")
+        case .keyDescriber:
+            return startDescriber(now: now)
         case .showStreak:
             return change(settings.showStreak ? "off" : "on", "Days in a row \(settings.showStreak ? "hidden" : "shown").")
         case .volume, .headphonesCap, .speakerCap, .nightCap:
@@ -792,7 +855,12 @@ public struct Interface: Equatable, Sendable {
 
     // MARK: Speech
 
-    private func say(_ text: String, _ model: InterfaceModel) -> [InterfaceEffect] {
+    func say(_ text: String, _ model: InterfaceModel) -> [InterfaceEffect] {
         model.settings.spokenLabels && !text.isEmpty ? [.speak(text)] : []
+    }
+
+    /// Says `text`, or `short` when the owner chose short labels (Settings → Spoken detail).
+    func say(_ text: String, short: String, _ model: InterfaceModel) -> [InterfaceEffect] {
+        say(model.settings.verbosity == .short ? short : text, model)
     }
 }

@@ -29,8 +29,16 @@ public enum InterfaceEffect: Equatable, Sendable {
     case cancelTimer(InterfaceTimer)
     /// Light, dim or blank the screen. No drawing while off.
     case setScreenPower(ScreenPower)
-    /// Say this (when spoken labels are on; the interface only asks then).
+    /// Say this (when spoken labels are on; the interface only asks then). A newer label cuts it off.
     case speak(String)
+    /// Say this after whatever is being said now, without cutting it off (a notice held back while a
+    /// recording played, spoken at the pause or the end).
+    case speakAfter(String)
+    /// Say this even with spoken labels off: the listener asked for it (a chord, the key describer, the
+    /// guide).
+    case announce(String)
+    /// A short sound cue under the rest (the seek's tick), at the voice's level, cutting nothing off.
+    case cue(SoundCue)
     /// Read the transcript aloud from this cue on (holding the knob on the transcript); the recording
     /// pauses while the box reads.
     case readTranscript(fromCue: Int)
@@ -53,6 +61,14 @@ public enum InterfaceTimer: String, Equatable, Hashable, Sendable, CaseIterable 
     case dim
     /// No touch for `dark-after` seconds: blank the screen.
     case dark
+    /// A minute without a touch while the key describer is on: it turns itself off, and says so.
+    case describer
+}
+
+/// The short sounds the interface plays (Content/sounds, each with its provenance beside it).
+public enum SoundCue: String, Equatable, Hashable, Sendable, CaseIterable {
+    /// Content/sounds/tick.mp3: each committed step of a seek with the knob.
+    case tick
 }
 
 /// How lit the screen is.

@@ -48,6 +48,26 @@ public enum InterfaceText {
         return parts.joined(separator: " ")
     }
 
+    /// "3 minutes 15", "45 seconds", "2 minutes" (for short labels and the seek's targets).
+    static func spokenPositionShort(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.rounded(.down)))
+        let m = whole / 60, s = whole % 60
+        if m == 0 { return s == 1 ? "1 second" : "\(s) seconds" }
+        let minutes = m == 1 ? "1 minute" : "\(m) minutes"
+        return s == 0 ? minutes : "\(minutes) \(s)"
+    }
+
+    /// The first sentence of a label (up to and including its first ".", "?" or "!" followed by a space).
+    public static func firstSentence(_ text: String) -> String {
+        let characters = Array(text)
+        for index in characters.indices where ".?!".contains(characters[index]) {
+            if index + 1 < characters.count, characters[index + 1] == " " {
+                return String(characters[...index])
+            }
+        }
+        return text
+    }
+
     /// "at 2 minutes 10 seconds, 3 minutes left" (for the voice): where the recording is and what remains,
     /// the remainder in whole minutes (rounded up) until the last minute, which counts seconds.
     static func spokenWhere(_ player: InterfaceModel.PlayerInfo, now: MonotonicInstant) -> String {
@@ -140,6 +160,7 @@ public enum InterfaceText {
         case .downloadFailed: return "A download failed"
         case .reminder: return "Time for a pause"
         case .storageReadOnly: return "Nothing can be saved"
+        case .settingReplaced: return "A setting was put back"
         default: return "Notice"
         }
     }

@@ -86,6 +86,10 @@ public enum SettingRow: String, Hashable, Sendable, CaseIterable {
     case reduceMotion
     case nightDisplay
     case spokenLabels
+    /// Short or full labels (`verbosity`).
+    case spokenDetail
+    /// Turns the key describer on (the chord, or a minute without a touch, turns it off).
+    case keyDescriber
     case volume
     case headphonesCap
     case speakerCap
@@ -102,14 +106,18 @@ public enum SettingRow: String, Hashable, Sendable, CaseIterable {
         case .reduceMotion: return "reduce-motion"
         case .nightDisplay: return "night-mode"
         case .spokenLabels: return "spoken-labels"
+        case .spokenDetail: return "verbosity"
         case .volume: return "volume"
         case .headphonesCap: return "headphones-cap"
         case .speakerCap: return "speaker-cap"
         case .nightCap: return "night-cap"
         case .showStreak: return "show-streak"
-        case .reminder, .downloads, .deleteHistory: return nil
+        case .reminder, .downloads, .deleteHistory, .keyDescriber: return nil
         }
     }
+
+    /// The row's name on the settings screen ("Spoken labels").
+    public var title: String { SettingsText.title(self) }
 
     /// Rows whose value is chosen by turning the knob (press to start, turn, press to keep).
     public var isAdjustable: Bool {

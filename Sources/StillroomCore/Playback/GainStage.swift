@@ -87,6 +87,24 @@ public struct VolumePolicy: Equatable, Sendable, Codable {
         return max(0, min(100, level))
     }
 
+    /// The lowest volume the voice and the cues fall to when no recording plays under them, so a label stays
+    /// understandable with the volume turned right down; never above a cap.
+    public static let voiceFloorVolume = 30
+
+    /// The highest volume the caps allow on `output` with night mode `night`.
+    public func capLimit(headphones: Bool, night: Bool) -> Int {
+        var level = headphones ? headphonesCap : speakerCap
+        if night { level = min(level, nightCap) }
+        return max(0, min(100, level))
+    }
+
+    /// The volume of the voice, the chime and the cues when nothing plays under them: the listening
+    /// volume, raised to `voiceFloorVolume` if it is lower, and never above the caps. Over a recording they
+    /// play at the recording's own volume (`effectiveVolume`).
+    public func voiceAloneVolume(headphones: Bool, night: Bool) -> Int {
+        min(max(effectiveVolume(headphones: headphones, night: night), Self.voiceFloorVolume), capLimit(headphones: headphones, night: night))
+    }
+
     /// Linear gain for a 0...100 volume: 0 is silence, 100 is unity, and the steps between span 50 dB.
     public static func gain(forVolume volume: Int) -> Float {
         guard volume > 0 else { return 0 }

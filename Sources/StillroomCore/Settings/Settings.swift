@@ -3,6 +3,9 @@
 public struct Settings: Equatable, Sendable {
     public enum TextSize: String, Sendable, CaseIterable { case regular, large, largest }
     public enum NightMode: String, Sendable, CaseIterable { case auto, on, off }
+    /// How much the voice says: `full` labels (the name, then details and what to do), or `short` ones
+    /// (the name and the one thing that changed), as the talking-book players offer.
+    public enum Verbosity: String, Sendable, CaseIterable { case full, short }
 
     public var volume = 60
     public var speakerCap = 100
@@ -15,6 +18,7 @@ public struct Settings: Equatable, Sendable {
     public var nightStarts = 21 * 60
     public var nightEnds = 7 * 60
     public var spokenLabels = false
+    public var verbosity = Verbosity.full
     /// Minutes after midnight at which a practice day begins (late-night practice counts for the evening).
     public var dayBoundary = 4 * 60
     public var showStreak = true
@@ -33,7 +37,7 @@ public struct Settings: Equatable, Sendable {
     public static let keys: [String] = [
         "volume", "speaker-cap", "headphones-cap", "night-cap", "text-size", "reduce-motion", "night-mode",
         "night-starts", "night-ends", "spoken-labels", "day-boundary", "show-streak", "dim-after", "dark-after",
-        "timer-counts", "timer-minutes", "timer-pattern",
+        "timer-counts", "timer-minutes", "timer-pattern", "verbosity",
     ]
 
     /// What each key is, for help text and the settings screen.
@@ -55,6 +59,7 @@ public struct Settings: Equatable, Sendable {
         "timer-counts": "on: breathing-timer minutes are kept as silent practice (apart from listening); off",
         "timer-minutes": "the breathing timer's length in minutes, 1-60 (the box remembers the last one)",
         "timer-pattern": "the breathing timer's pattern: 4-4, 4-7-8, box or 4-6",
+        "verbosity": "full: spoken labels give details and what to do; short: just the name and what changed",
     ]
 
     /// Reads stored text; a stored value that no longer parses (or that an older version accepted and this
@@ -98,6 +103,7 @@ public struct Settings: Equatable, Sendable {
         case "timer-counts": timerCounts = try Self.switchValue(value)
         case "timer-minutes": timerMinutes = try Self.integer(value, 1...60)
         case "timer-pattern": timerPattern = try Self.timerPatternName(value)
+        case "verbosity": verbosity = try Self.choice(value, Verbosity.self)
         default: throw SettingError("unknown setting \"\(key)\"; known: \(Self.keys.joined(separator: ", "))")
         }
     }
@@ -122,6 +128,7 @@ public struct Settings: Equatable, Sendable {
         case "timer-counts": return timerCounts ? "on" : "off"
         case "timer-minutes": return String(timerMinutes)
         case "timer-pattern": return timerPattern
+        case "verbosity": return verbosity.rawValue
         default: return ""
         }
     }

@@ -107,7 +107,7 @@ import StillroomCore
         #expect(heard(box).joined().contains("PLAY resumes Setting down the day."))
         turnAlone(box) // the library, with the offer
         turnAlone(box)
-        #expect(heard(box).contains("Resume Setting down the day? PLAY resumes, BACK says not now."))
+        #expect(heard(box).contains("Resume Setting down the day at 3 minutes 25 seconds? PLAY resumes, BACK says not now."))
         box.mark()
         box.press(.play)
         #expect(heard(box) == ["Resuming Setting down the day at 3 minutes 25 seconds."])

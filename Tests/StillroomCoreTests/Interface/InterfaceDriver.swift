@@ -7,7 +7,8 @@ import StillroomCore
 final class InterfaceDriver {
     var model: InterfaceModel
     var interface = Interface()
-    var mapper = ControlMapper()
+    /// The chord detector and the control mapper, as the daemon runs them.
+    var controls = ControlInput()
     let input = ScriptedInput(loop: nil, jackAtStart: nil)
     var now: MonotonicInstant
     /// Every effect so far, in order.
@@ -36,6 +37,21 @@ final class InterfaceDriver {
 
     func press(_ control: Control) { input.press(control) }
     func hold(_ control: Control) { input.hold(control) }
+
+    /// Holds `controls` together (in that order) for `duration` with time moving on, then lets them go:
+    /// the chords, and BACK alone for the guide.
+    func holdTogether(_ held: [Control], for duration: Duration) {
+        for control in held { input.send(.button(control, .pressed)) }
+        advance(by: min(duration, .milliseconds(800)))
+        for control in held { input.send(.button(control, .longPress)) }
+        if duration > .milliseconds(800) { advance(by: duration - .milliseconds(800)) }
+        for control in held { input.send(.button(control, .released(long: true))) }
+    }
+
+    /// The spoken-labels chord, the key-describer chord, and the guide, as a person makes them.
+    func labelsChord() { holdTogether([.back, .knob], for: .milliseconds(2500)) }
+    func describerChord() { holdTogether([.back, .play], for: .milliseconds(2500)) }
+    func holdForGuide() { holdTogether([.back], for: .milliseconds(3500)) }
     /// `detents` turns, 150 ms apart, with time moving on.
     func turn(_ detents: Int) {
         for _ in 0..<abs(detents) {
@@ -45,7 +61,7 @@ final class InterfaceDriver {
     }
 
     func feed(_ event: InputEvent) {
-        guard let action = mapper.action(for: event, on: interface.screenKind(model), dark: interface.isDark) else { return }
+        guard let action = controls.action(for: event, on: interface.screenKind(model), dark: interface.controlsDark, at: now) else { return }
         apply(interface.handle(action, model: model, now: now))
     }
 
@@ -54,6 +70,12 @@ final class InterfaceDriver {
     func advance(by duration: Duration) {
         let end = now + duration
         while true {
+            if let gestureAt = controls.gestureDueAt, gestureAt <= end,
+               timers.values.allSatisfy({ $0 >= gestureAt }), model.breathingTimer.map({ $0.endsAt >= gestureAt }) ?? true {
+                now = max(now, gestureAt)
+                if let gesture = controls.gestureTimerFired(at: now) { apply(interface.handle(gesture: gesture, model: model, now: now)) }
+                continue
+            }
             let due = timers.filter { $0.value <= end }.min { $0.value < $1.value }
             if let timer = model.breathingTimer, timer.endsAt <= end, due.map({ timer.endsAt <= $0.value }) ?? true {
                 now = max(now, timer.endsAt)
@@ -129,7 +151,7 @@ final class InterfaceDriver {
                 }
                 model.breathingTimer = BreathingTimer(patternName: pattern, minutes: minutes, startedAt: now)
             case .stopBreathingTimer: model.breathingTimer = nil
-            case .speak, .headphones, .quit, .readTranscript: break
+            case .speak, .speakAfter, .announce, .cue, .headphones, .quit, .readTranscript: break
             }
         }
         // The daemon hands every changed model back.

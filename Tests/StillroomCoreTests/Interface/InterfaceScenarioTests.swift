@@ -187,7 +187,7 @@ import StillroomCore
         box.press(.knob)
         #expect(box.recent.contains(.changeSetting(key: "text-size", value: "large")))
         #expect(box.model.settings.textSize == .large)
-        box.turn(4)
+        box.turn(6) // past spoken labels, spoken detail and the key describer
         #expect(box.focus == .setting(.volume))
         box.press(.knob) // adjust
         box.turn(2) // +10
@@ -208,7 +208,7 @@ import StillroomCore
         box.press(.knob)
         #expect(box.recent.contains(.setReminder(enabled: true, minuteOfDay: 22 * 60)))
         // Reduce motion and spoken labels toggle.
-        box.turn(-7)
+        box.turn(-9) // back past the caps, the volume, the key describer, spoken detail and spoken labels
         #expect(box.focus == .setting(.reduceMotion))
         box.press(.knob)
         #expect(box.model.settings.reduceMotion)

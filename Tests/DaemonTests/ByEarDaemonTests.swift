@@ -1,0 +1,185 @@
+import Glibc
+import StillroomCore
+import TestSupport
+import Testing
+
+/// Issue 25 through the real daemon: keys on its terminal (L, K and G make the held gestures: the
+/// spoken-labels chord, the key-describer chord, BACK held for the guide), what it says read back word for
+/// word from `status --json` ("spoken"). Nothing is asserted on a clock: every wait is for something the
+/// daemon reports (its input events handled, no label pending, a text said, a state reached).
+@Suite struct ByEarDaemonTests {
+    static let simulatorBoard = ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"]
+
+    /// The bundled content, keys on the terminal, the daemon's clock `warp` times faster than real time
+    /// (the describer's minute passes in seconds) and the recording played at real speed.
+    func box(warp: Int = 1) -> DaemonHarness {
+        let harness = DaemonHarness(content: RepositoryPaths.content,
+                                    extraArguments: Self.simulatorBoard + (warp > 1 ? ["--time-warp", String(warp)] : []))
+        if warp > 1 { harness.daemonAudioDevice = "paced:\(1.0 / Double(warp))" }
+        return harness
+    }
+
+    func status(_ harness: DaemonHarness) -> JSONValue { statusJSON(harness.ctl("status", "--json").stdout) }
+
+    func spoken(_ status: JSONValue) -> [String] { status["spoken"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+
+    /// Types `keys` (`events` input events in all) and waits until the daemon has handled them and has no
+    /// label waiting; returns what it said meanwhile.
+    @discardableResult
+    func type(_ harness: DaemonHarness, _ keys: String, events: Int) -> (said: [String], status: JSONValue) {
+        let before = status(harness)
+        let handled = before["inputEvents"]?.integerValue ?? 0
+        let count = spoken(before).count
+        let labels = before["spokenLabels"]?.integerValue ?? 0
+        harness.typeKeys(keys)
+        let after = statusJSON(harness.waitForStatus {
+            let now = statusJSON($0)
+            return (now["inputEvents"]?.integerValue ?? 0) >= handled + events && now["labelPending"]?.boolValue == false
+                && (now["spokenLabels"]?.integerValue ?? 0) > labels
+        })
+        return (Array(spoken(after).dropFirst(min(count, spoken(after).count))), after)
+    }
+
+    /// Waits until the daemon has said something containing `text`; returns the status then.
+    @discardableResult
+    func waitToHear(_ harness: DaemonHarness, _ text: String) -> JSONValue {
+        statusJSON(harness.waitForStatus { spoken(statusJSON($0)).contains { $0.contains(text) } })
+    }
+
+    @Test func theKeyDescriberSaysWhatEachControlWouldDoDoesNothingAndTurnsItselfOffAfterAMinute() {
+        let harness = box(warp: 30)
+        harness.start(keys: true)
+        #expect(harness.ctl("play", "steady-breath").status == 0)
+        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
+        // K: BACK, then PLAY, held together (let go 2.5 s later): the describer comes on, said with labels off.
+        var (said, now) = type(harness, "K", events: 4)
+        #expect(said.last?.hasPrefix("Key describer on.") == true, "\(said)")
+        #expect(now["describer"]?.boolValue == true)
+        #expect(now["state"]?.stringValue == "playing") // PLAY joining BACK did not pause
+
+        // Each control says what it would do here, now, and does nothing else.
+        (said, now) = type(harness, " ", events: 2)
+        #expect(said == ["PLAY: pauses Steady breath."])
+        #expect(now["state"]?.stringValue == "playing")
+        (said, now) = type(harness, "\u{1B}[C", events: 1)
+        #expect(said.count == 1 && said[0].hasPrefix("Turn: seeks, 15 seconds a click"), "\(said)")
+        (said, now) = type(harness, "\u{7F}", events: 2) // Backspace: BACK
+        #expect(said == ["BACK: back to the library."])
+        #expect(now["page"]?.stringValue == "player")
+        (said, now) = type(harness, "\r", events: 2)
+        #expect(said == ["The knob's press: opens the transcript."])
+        #expect(now["page"]?.stringValue == "player")
+        (said, now) = type(harness, "F", events: 3)
+        #expect(said == ["The knob, held: adds Steady breath to favourites."])
+        #expect(!harness.ctl("show", "steady-breath").stdout.contains("Favourite"))
+        #expect(now["state"]?.stringValue == "playing")
+        #expect(now["lastCheckpoint"]?["position"]?.doubleValue ?? 0 < 60, "a seek happened") // no seek committed
+
+        // A minute without a touch (two seconds at ×30): it turns itself off and says so.
+        now = waitToHear(harness, "A minute without a touch: key describer off.")
+        #expect(now["describer"]?.boolValue == false)
+        // And PLAY works again.
+        harness.typeKeys(" ")
+        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "paused" }
+        let (status, _) = harness.stop()
+        #expect(status == 0)
+    }
+
+    @Test func theSameChordTurnsItOff() {
+        let harness = box(warp: 30)
+        harness.start(keys: true)
+        type(harness, "K", events: 4)
+        let (said, now) = type(harness, "K", events: 4)
+        #expect(said.last == "Key describer off. The controls work again.")
+        #expect(now["describer"]?.boolValue == false)
+        harness.stop()
+    }
+
+    @Test func backHeldForThreeSecondsSpeaksTheGuideToTheScreenShowing() {
+        let harness = box(warp: 30)
+        harness.start(keys: true)
+        // Thirty seconds pass in one here: keep the screen from dimming to the clock face meanwhile.
+        harness.ctl("settings", "set", "dim-after", "3600")
+        harness.ctl("settings", "set", "dark-after", "7200")
+        // On the library, labels off: the guide is said anyway, and BACK let go does nothing more.
+        var (said, now) = type(harness, "G", events: 2)
+        #expect(said == [Guide.text(.library)])
+        #expect(now["page"]?.stringValue == "home")
+        // On the player.
+        #expect(harness.ctl("play", "steady-breath").status == 0)
+        _ = harness.waitForStatus { statusJSON($0)["page"]?.stringValue == "player" }
+        (said, now) = type(harness, "G", events: 2)
+        #expect(said == [Guide.text(.player)])
+        #expect(now["page"]?.stringValue == "player") // not back, not home
+        harness.stop()
+    }
+
+    @Test func theLabelsChordTurnsLabelsOnAndOffAndSaysSoEitherWay() {
+        let harness = box(warp: 30)
+        harness.start(keys: true)
+        harness.ctl("settings", "set", "dim-after", "3600") // thirty seconds pass in one: no dimming meanwhile
+        var (said, now) = type(harness, "L", events: 4)
+        #expect(said == ["Spoken labels on."])
+        #expect(now["page"]?.stringValue == "home") // neither BACK nor the knob did its own job
+        #expect(!harness.ctl("show", "steady-breath").stdout.contains("Favourite"))
+        (said, now) = type(harness, "L", events: 4)
+        #expect(said == ["Spoken labels off."])
+        #expect(harness.ctl("settings").stdout.contains("off"))
+        harness.stop()
+    }
+
+    /// A failed download while a recording plays: its notice is not said over the narration; when the
+    /// recording ends, "Session finished." and then the notice with its advice, once.
+    @Test func aFailedDownloadsAdviceIsSpokenAfterTheRecordingEnds() throws {
+        guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "scripts/serve-content needs /usr/bin/python3") else { return }
+        let harness = DaemonHarness(content: RepositoryPaths.content)
+        // The manifest names a file the server does not have: the download fails with a 404.
+        let remote = harness.directory.file("remote")
+        runShell("mkdir -p '\(remote)/gone-sweep'")
+        Files.write("WEBVTT\n\n00:00.000 --> 00:20.000\nA sweep.\n", to: remote + "/gone-sweep/transcript.vtt")
+        Files.write("{}", to: remote + "/gone-sweep/provenance.json")
+        Files.write("""
+            {"schema": 1, "sessions": [{"id": "gone-sweep", "title": "Gone sweep", "theme": "unwind",
+              "description": "A session whose audio the server no longer has.", "durationSeconds": 20.0,
+              "remote": {"url": "gone-sweep/audio.mp3", "bytes": 1000,
+                         "sha256": "0000000000000000000000000000000000000000000000000000000000000000"},
+              "transcript": "gone-sweep/transcript.vtt", "provenance": "gone-sweep/provenance.json",
+              "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}]}
+            """, to: remote + "/manifest.json")
+        let server = Subprocess("/usr/bin/python3", [RepositoryPaths.root + "/scripts/serve-content", "--port", "0", "--dir", remote])
+        defer { server.signal(SIGTERM); server.wait() }
+        let announced = try #require(server.readStderrLine())
+        let port = try #require(announced.split(separator: ":").last.map { $0.filter(\.isNumber) })
+        // The recording plays 20 times faster than real time (the five minutes in fifteen seconds).
+        harness.daemonAudioDevice = "paced:20"
+        harness.extraArguments = ["--manifest", "http://127.0.0.1:\(port)/manifest.json"]
+        harness.start()
+        _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("sessions").stdout.contains("gone-sweep") }
+        harness.ctl("settings", "set", "spoken-labels", "on")
+        #expect(harness.ctl("play", "steady-breath").status == 0)
+        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
+        harness.ctl("download", "gone-sweep")
+        // The notice is on screen (and in status) while the recording still plays: not said.
+        let noticed = statusJSON(harness.waitForStatus {
+            let now = statusJSON($0)
+            return now["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "download-failed" } == true
+                && now["labelPending"]?.boolValue == false
+        })
+        #expect(noticed["state"]?.stringValue == "playing", "the recording ended before the notice came; the test proves nothing")
+        #expect(!spoken(noticed).contains { $0.contains("A download failed") }, "\(spoken(noticed))")
+        // The recording ends: then it is said, after "Session finished.", with the advice.
+        let heard = waitToHear(harness, "Notice: A download failed.")
+        let words = spoken(heard)
+        let finished = words.lastIndex(of: "Session finished.")
+        let notice = words.lastIndex { $0.contains("Notice: A download failed.") }
+        #expect(finished != nil && notice != nil && finished! < notice!, "\(words)")
+        if let notice {
+            #expect(words[notice].contains("gone-sweep"))
+            #expect(words[notice].contains("What to do: Open the session in the library to try again, or remove it to free the space."))
+            #expect(words[notice].contains("The session may have been withdrawn; refresh the list of sessions."))
+        }
+        #expect(words.filter { $0.contains("A download failed") }.count == 1) // once
+        let (status, _) = harness.stop()
+        #expect(status == 0)
+    }
+}
