@@ -189,6 +189,17 @@ class Box:
         self.agent = None
         self.process = None
 
+    def why_ended(self):
+        """What the console said last, for a QEMU that ended on its own (with -no-reboot, any reset ends
+        it: the hardware watchdog, a panic, a reboot)."""
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "QEMU still runs"
+        with open(self.console, errors="replace") as f:
+            tail = [line.strip() for line in f.read().splitlines() if line.strip()][-3:]
+        return "QEMU ended (status %s); the console's last lines: %s" % (self.process.returncode, " | ".join(tail))
+
     def _qemu_log(self):
         with open(os.path.join(self.work_dir, "qemu-%d.log" % self.boots)) as f:
             return f.read()[-2000:]
@@ -207,8 +218,10 @@ class Box:
                 chunk = self.agent.recv(65536)
             except socket.timeout:
                 continue
+            except ConnectionResetError:
+                chunk = b""
             if not chunk:
-                raise BoxError("the agent's socket closed")
+                raise BoxError("the agent's socket closed: %s" % self.why_ended())
             self.agent_buffer += chunk
         line, self.agent_buffer = self.agent_buffer.split(b"\n", 1)
         return line.decode("utf-8", "replace")
