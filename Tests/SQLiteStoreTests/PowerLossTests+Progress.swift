@@ -6,6 +6,7 @@ import CSQLite
 @testable import SQLiteStore
 import StillroomCore
 import Testing
+import TestSupport
 
 extension PowerLossTests {
     var position: PlaybackPosition { PlaybackPosition(sessionID: "dawn", frame: 20 * 48_000, sampleRate: 48_000) }
@@ -38,16 +39,36 @@ extension PowerLossTests {
         for tick in 3...8 {
             later.frame = Int64(tick * 10 * 48_000)
             let syncs = crashvfs_sync_count()
+            let log = WriteAheadLog(path: sandbox.file("stillroom.db-wal"))
             try store.saveProgress(ProgressSave(checkpoints: [.save(later)], runs: [dawnRun(id: first.id, heard: Double(tick * 10))]),
                                    clockTrusted: true, now: testNow + Int64(tick) * 10_000)
             #expect(crashvfs_sync_count() - syncs == 1, "checkpoint at \(tick * 10) s")
+            // Two pages of 1 KiB: the place's row and the run's row, no index (docs/performance.md, bytes).
+            let grown = WriteAheadLog(path: sandbox.file("stillroom.db-wal"))
+            #expect(grown.map(\.commits) == log.map { $0.commits + 1 })
+            #expect(grown.map(\.frames) == log.map { $0.frames + 2 }, "checkpoint at \(tick * 10) s")
         }
+        // A run re-dated (the clock became trusted) still has its start and trust written, in the same commit.
+        var redated = dawnRun(id: first.id, heard: 90)
+        redated.startedAt = testNow - 5_000
+        redated.clockTrusted = false
+        let syncs = crashvfs_sync_count()
+        try store.saveProgress(ProgressSave(runs: [redated]), clockTrusted: true, now: testNow + 90_000)
+        #expect(crashvfs_sync_count() - syncs == 1)
+        #expect(try store.practiceRun(id: first.id!) == redated)
+        redated.actualListeningSeconds = 80
+        redated.coveredSeconds = 80
+        redated.coveredRanges = [CoveredRange(start: 0, end: 80)]
+        redated.startedAt = testNow
+        redated.clockTrusted = true
+        redated.updatedAt = testNow + 80_000
+        try store.updatePracticeRun(redated)
         #expect(try store.checkpoint(sessionID: "dawn")?.positionFrames == later.frame)
         #expect(try store.practiceRun(id: first.id!)?.actualListeningSeconds == 80)
         // Nothing to keep is no transaction at all.
-        let syncs = crashvfs_sync_count()
+        let idle = crashvfs_sync_count()
         try store.saveProgress(ProgressSave(), clockTrusted: true, now: testNow)
-        #expect(crashvfs_sync_count() == syncs)
+        #expect(crashvfs_sync_count() == idle)
     }
 
     /// Cut at the save's one sync (torn or not): the next boot finds the place and the run both as before,
