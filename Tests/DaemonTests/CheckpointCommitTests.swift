@@ -47,8 +47,9 @@ import Testing
     }
 
     @Test func eachCheckpointIsOneCommitHoldingThePracticeRunToo() throws {
-        // Clocks 20 times fast: a checkpoint every 0.5 s of real time on the paced (simulated) speaker.
-        let harness = DaemonHarness(content: RepositoryPaths.content, extraArguments: ["--time-warp", "20", "--verbose"])
+        // Clocks 5 times fast: a checkpoint every 2 s of real time on the paced (simulated) speaker, and
+        // minutes of slack for a loaded machine's slow polls before the session nears its end.
+        let harness = DaemonHarness(content: RepositoryPaths.content, extraArguments: ["--time-warp", "5", "--verbose"])
         harness.start()
         defer { harness.stop() }
         #expect(harness.ctl("play", "steady-breath").status == 0)
@@ -59,12 +60,12 @@ import Testing
         let from = try #require(first["lastCheckpoint"]?["position"]?.doubleValue)
 
         #expect(harness.ctl("resume").status == 0)
-        // Six periodic checkpoints or more; well before 90 % of the five minutes, where completion is
-        // written at once (a write of its own).
-        _ = harness.waitForStatus { (statusJSON($0)["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= from + 60 }
+        // Five periodic checkpoints or more, well before 90 % of the five minutes, where completion is
+        // written at once (a write of its own: the count would not be one a checkpoint then).
+        _ = harness.waitForStatus { (statusJSON($0)["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= from + 50 }
         let second = pauseAndSettle(harness)
         let after = try commits(harness)
-        #expect((second["position"]?.doubleValue ?? 300) < 250)
+        try #require((second["position"]?.doubleValue ?? 300) < 250, "the polls were too slow: the session neared its end")
 
         try #require(after.salt == before.salt, "the -wal restarted in between (a checkpoint of the WAL): run again")
         let commits = after.commits - before.commits
@@ -72,7 +73,7 @@ import Testing
         let kept = PracticeKept(harness)
         let stoppedAt = try #require(second["position"]?.doubleValue)
         let checkpoints = checkpointsBetweenPauses(harness.stop().log)
-        #expect(checkpoints >= 6, "only \(checkpoints) checkpoints were written")
+        #expect(checkpoints >= 5, "only \(checkpoints) checkpoints were written")
         // The old behaviour, a commit for the position and another for the practice run, made twice as many.
         #expect(commits == checkpoints, "\(commits) commits for \(checkpoints) checkpoints")
         #expect(kept.runs == 1)
