@@ -76,20 +76,40 @@ def idle_rows(data):
     ]
 
 
+def megabytes(value):
+    return f"{value / 1e6:.2f} MB"
+
+
 def checkpoint_rows(text, fsyncs):
     rows = []
     if text:
-        for label, key in [("checkpoint commit (disk)", "checkpoint commit"), ("practice-run commit (disk)", "practice run commit"),
-                           ("a whole checkpoint, both commits", "whole checkpoint")]:
-            match = re.search(re.escape(key) + r".*?p50 ([\d.]+ ms)\s+p99 ([\d.]+ ms)", text)
+        for label, key in [("a whole checkpoint, one transaction (disk)", "one transaction (now)"),
+                           ("before issue 27: checkpoint commit (disk)", "before: checkpoint commit"),
+                           ("before issue 27: practice-run commit (disk)", "before: practice run commit"),
+                           ("before issue 27: a whole checkpoint, both commits", "before: whole checkpoint")]:
+            match = re.search(re.escape(key) + r".*?p50 ([\d.]+ ms)\s+p99 ([\d.]+ ms)(?:.*?(\d+) bytes of WAL)?", text)
             if match:
-                rows.append((label + ": p50 / p99", f"{match.group(1)} / {match.group(2)}", "", "", ""))
+                wal = f"{match.group(3)} bytes of WAL a checkpoint" if match.group(3) else ""
+                rows.append((label + ": p50 / p99", f"{match.group(1)} / {match.group(2)}", wal, "", ""))
     if fsyncs:
         per = fsyncs["fsyncs_per_checkpoint"]
         rows.append((f"fsyncs per hour of playback (real-time pace, {fsyncs['seconds']} s traced, scaled)", f"{fsyncs['fsyncs_per_hour']} (per checkpoint × 360: {fsyncs['fsyncs_per_hour_from_checkpoints']})",
-                     f"{fsyncs['checkpoints']} checkpoints, {'/'.join(map(str, per))} fsyncs each", "", ""))
+                     f"{fsyncs['checkpoints']} checkpoints, {'/'.join(map(str, per))} fsyncs each; was 720 (2 each)", "", "≤ 360"))
         if fsyncs["fsync_ms_p50"] is not None:
             rows.append(("one fsync in the daemon: p50 / p99", f"{fsyncs['fsync_ms_p50']} ms / {fsyncs['fsync_ms_p99']} ms", "", "", ""))
+        if "written_bytes_per_hour" in fsyncs:
+            files = ", ".join(f"{name} {value}" for name, value in fsyncs["written_bytes_by_file"].items()) or "nothing"
+            rows.append(("bytes written per hour of listening: handed to the kernel (write/pwrite, data folder)",
+                         megabytes(fsyncs["written_bytes_per_hour"]), f"{fsyncs['seconds']} s: {files} bytes; was 5.56 MB", "", "< 2 MB"))
+            rows.append(("bytes written per hour of listening: page cache dirtied (/proc/PID/io write_bytes, 4 KiB pages)",
+                         megabytes(fsyncs["dirtied_bytes_per_hour"]),
+                         "by the writes: " + (", ".join(f"{name} {megabytes(value * 3600 / fsyncs['seconds'])}"
+                                                        for name, value in fsyncs.get("dirtied_by_writes_by_file", {}).items()) or "none")
+                         + "; the rest is the memory-mapped -shm; was 10.94 MB", "", "< 2 MB"))
+        if fsyncs.get("idle_seconds"):
+            rows.append((f"idle ({fsyncs['idle_seconds']} s, stopped): fsyncs / bytes written / page cache dirtied",
+                         f"{fsyncs['idle_fsyncs']} / {fsyncs['idle_written_bytes']} / {fsyncs['idle_dirtied_bytes']}",
+                         "was 0 / 0 / 0", "", "0"))
     return rows
 
 

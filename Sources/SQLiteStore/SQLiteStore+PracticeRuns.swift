@@ -19,6 +19,10 @@ extension SQLiteStore {
     }
 
     /// Rewrites every field of the run with `run.id`; returns false when there is no such run.
+    ///
+    /// The two columns the calendar's index holds (`clock_trusted`, `started_at`) are written by a second
+    /// statement only when they change (a run re-dated once the clock is trusted): a playback checkpoint then
+    /// rewrites one page of the table, not also a page of the index. Both in one transaction.
     /// - Throws: `invalidArgument` when `run.id` is nil.
     @discardableResult
     public func updatePracticeRun(_ run: PracticeRunRecord) throws(StoreError) -> Bool {
@@ -26,13 +30,20 @@ extension SQLiteStore {
         guard run.id != nil else {
             throw StoreError.store(.invalidArgument, operation: operation, message: "the run has no id (insert it first)")
         }
-        return try connection.run("""
-            UPDATE practice_run SET
-                session_id = ?2, started_at = ?3, actual_listening_seconds = ?4, covered_seconds = ?5,
-                covered_ranges = ?6, recording_seconds = ?7, completed_at = ?8, clock_trusted = ?9, updated_at = ?10,
-                title = ?11
-            WHERE id = ?1
-            """, try Self.runValues(run, operation: operation), operation: operation) > 0
+        let values = try Self.runValues(run, operation: operation)
+        return try storeTransaction(operation: operation) { () throws(StoreError) -> Bool in
+            guard try connection.run("""
+                UPDATE practice_run SET
+                    session_id = ?2, actual_listening_seconds = ?4, covered_seconds = ?5, covered_ranges = ?6,
+                    recording_seconds = ?7, completed_at = ?8, updated_at = ?10, title = ?11
+                WHERE id = ?1
+                """, values, operation: operation) > 0 else { return false }
+            try connection.run("""
+                UPDATE practice_run SET started_at = ?3, clock_trusted = ?9
+                WHERE id = ?1 AND (started_at IS NOT ?3 OR clock_trusted IS NOT ?9)
+                """, Array(values.prefix(9)), operation: operation) // ?1 to ?9: a statement binds no more than it names
+            return true
+        }
     }
 
     /// One run by id, or nil.

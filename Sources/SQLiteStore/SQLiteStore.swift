@@ -281,6 +281,11 @@ public final class SQLiteStore {
     /// The PRAGMAs, set on every open (all but journal_mode are per connection and forgotten at close).
     private static func configureWriter(_ connection: Connection) throws(StoreError) {
         let operation = "configure"
+        // 1 KiB pages, for a database created now (an existing file keeps its size; changing it would take a
+        // VACUUM out of WAL mode). Every commit appends whole pages to the -wal, and a playback checkpoint
+        // changes two rows in two tables: 2 KiB a commit instead of 8 KiB, with 360 of them an hour of
+        // listening (docs/performance.md, "Bytes written"). Rows are small; the tables are a few thousand rows.
+        try connection.execute("PRAGMA page_size = 1024", operation: operation)
         // WAL is persistent in the file, but asking every time also converts a fresh or older file. Commits
         // append to the -wal; readers keep working while the daemon writes.
         let mode = try connection.executeReturningText("PRAGMA journal_mode = WAL", operation: operation)
@@ -297,11 +302,23 @@ public final class SQLiteStore {
         // nothing (the data is not secret from the person holding the box).
         try connection.execute("PRAGMA secure_delete = OFF", operation: operation)
         // Without a limit the -wal keeps its largest size forever; 1 MiB bounds it. Checkpoint after about
-        // 200 pages (≈ 820 KiB of WAL) so the WAL stays under that limit: SQLite's default of 1000 pages
-        // would grow it to ~4 MiB and then truncate it after every checkpoint, churning file-system
-        // allocations on the card. Checkpoints stay rare: one per ~200 single-page commits.
+        // 800 KiB of WAL (below) so the WAL stays under that limit: SQLite's default of 1000 pages would grow
+        // it to ~4 MiB with 4 KiB pages and then truncate it after every checkpoint, churning file-system
+        // allocations on the card. Once grown, the -wal is rewritten in place from its start.
         try connection.execute("PRAGMA journal_size_limit = 1048576", operation: operation)
-        try connection.execute("PRAGMA wal_autocheckpoint = 200", operation: operation)
+        // Temporary tables and sort spills in memory, never in files on the card (none are expected: the
+        // tables are small; this makes sure).
+        try connection.execute("PRAGMA temp_store = MEMORY", operation: operation)
+        // The automatic checkpoint's threshold is in pages: the same ≈ 800 KiB of WAL whatever the page size
+        // (200 pages of 4 KiB in files made before 1 KiB pages; 800 of 1 KiB now: about an hour of listening
+        // between checkpoints, at two pages a playback checkpoint).
+        let pageSize = Int(try connection.executeReturningText("PRAGMA page_size", operation: operation).first ?? "") ?? 4096
+        switch max(1, 819_200 / max(512, pageSize)) {
+        case ...200: try connection.execute("PRAGMA wal_autocheckpoint = 200", operation: operation)
+        case ...400: try connection.execute("PRAGMA wal_autocheckpoint = 400", operation: operation)
+        case ...800: try connection.execute("PRAGMA wal_autocheckpoint = 800", operation: operation)
+        default: try connection.execute("PRAGMA wal_autocheckpoint = 1600", operation: operation)
+        }
     }
 
     // MARK: - Transactions

@@ -2,7 +2,8 @@ import Devices
 import EventLoop
 import StillroomCore
 
-/// The player's effects, performed: the engine for sound, the store for checkpoints, loop timers.
+/// The player's effects, performed: the engine for sound, the store for checkpoints (with the practice run
+/// they update, in one transaction), loop timers.
 extension Daemon {
     /// Feeds an event to the player and performs what it asks.
     func apply(_ event: PlayerEvent) {
@@ -16,8 +17,21 @@ extension Daemon {
         let effects = player.handle(event, now: loop.now)
         // A recording starting ends a breathing timer: one thing at a time, and the timer is silent.
         if breathingTimer != nil, player.phase == .playing || player.phase == .loading { finishBreathingTimer(completed: false) }
-        for effect in effects { perform(effect) }
-        ledgerFollowsPlayer(checkpointed: effects.contains { if case .saveCheckpoint = $0 { return true } else { return false } })
+        // The place and the practice run it updates are kept in one transaction (one fsync): the output's
+        // effects first (they report what it played), then the ledger decides, then the one save, then a load.
+        let plan = ProgressSave.plan(effects)
+        for effect in plan.before { perform(effect) }
+        let practice = ledgerFollowsPlayer(checkpointed: plan.savesCheckpoint)
+        var progress = plan.save
+        progress.add(practice.saves)
+        save(progress)
+        for effect in plan.after { perform(effect) }
+        if practice.sessionLeft {
+            finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
+        }
+        if !effects.isEmpty && !player.outputAvailable && !outputRetryTimer.isScheduled {
+            outputRetryTimer.schedule(after: .seconds(2))
+        }
         // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.
         if player.phase != loggedPhase {
             loggedPhase = player.phase
@@ -58,29 +72,15 @@ extension Daemon {
             engine.stop()
         case .seekOutput(let frame):
             engine.seek(toFrame: frame)
+        // `apply` gathers these into one save with the practice runs (`ProgressSave.plan`); alone, each is a save of its own.
         case .saveCheckpoint(let position):
-            do {
-                _ = try store.saveCheckpoint(sessionID: position.sessionID, positionFrames: position.frame,
-                                             sampleRate: position.sampleRate,
-                                             clockTrusted: SystemClocks.isWallClockSynchronized(),
-                                             now: UnixMilliseconds(date: loop.wallNow))
-                logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
-            } catch {
-                storeWriteFailed(error, "checkpoint")
-            }
+            save(ProgressSave(checkpoints: [.save(position)]))
         case .clearCheckpoint(let id):
-            do {
-                _ = try store.clearCheckpoint(sessionID: id)
-            } catch {
-                storeWriteFailed(error, "checkpoint clearing")
-            }
+            save(ProgressSave(checkpoints: [.clear(sessionID: id)]))
         case .scheduleCheckpoint(let at):
             checkpointTimer.schedule(at: at)
         case .cancelCheckpointTimer:
             checkpointTimer.cancel()
-        }
-        if !player.outputAvailable && !outputRetryTimer.isScheduled {
-            outputRetryTimer.schedule(after: .seconds(2))
         }
     }
 

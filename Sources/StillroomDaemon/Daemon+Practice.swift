@@ -15,24 +15,25 @@ extension Daemon {
     }
 
     /// Keeps the ledger in step with the player: checkpoints write the run, leaving a session closes it,
-    /// a long pause closes it too.
-    func ledgerFollowsPlayer(checkpointed: Bool) {
+    /// a long pause closes it too. Returns the ledger's saves, for the caller to keep in the same
+    /// transaction as the player's checkpoint, and whether a session was left (a quiet moment).
+    func ledgerFollowsPlayer(checkpointed: Bool) -> (saves: [PracticeLedger.Effect], sessionLeft: Bool) {
         switch player.phase {
         case .playing:
             runPauseTimer.cancel()
-            if checkpointed { perform(ledger.checkpoint(wall: wallMilliseconds)) }
+            return (checkpointed ? ledger.checkpoint(wall: wallMilliseconds) : [], false)
         case .paused:
-            if checkpointed { perform(ledger.checkpoint(wall: wallMilliseconds)) }
+            let saves = checkpointed ? ledger.checkpoint(wall: wallMilliseconds) : []
             if ledger.open != nil && !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
+            return (saves, false)
         case .loading:
             runPauseTimer.cancel()
-            if let open = ledger.open, open.record.sessionID != player.sessionID { perform(ledger.close(wall: wallMilliseconds)) }
+            if let open = ledger.open, open.record.sessionID != player.sessionID { return (ledger.close(wall: wallMilliseconds), false) }
+            return ([], false)
         case .idle, .ended, .failed:
             runPauseTimer.cancel()
-            if ledger.open != nil {
-                perform(ledger.close(wall: wallMilliseconds))
-                finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
-            }
+            guard ledger.open != nil else { return ([], false) }
+            return (ledger.close(wall: wallMilliseconds), true)
         }
     }
 
@@ -63,25 +64,43 @@ extension Daemon {
         logger.notice("clock synchronised: practice runs of this boot re-dated")
     }
 
+    /// The ledger's saves on their own (a run that became worth keeping, or completed, between checkpoints).
     func perform(_ effects: [PracticeLedger.Effect]) {
-        if !effects.isEmpty { historySummary = nil } // the history screen reads runs that just changed
-        for effect in effects {
-            guard case .save(var record) = effect else { continue }
+        var progress = ProgressSave()
+        progress.add(effects)
+        save(progress)
+    }
+
+    /// Keeps a place and the practice runs with it in one transaction (one fsync), then tells the ledger the
+    /// ids the store gave. On failure nothing of it is kept; the ledger still holds the runs as unsaved, and
+    /// the next checkpoint tries again.
+    func save(_ progress: ProgressSave) {
+        guard !progress.isEmpty else { return }
+        var progress = progress
+        if !progress.runs.isEmpty { historySummary = nil } // the history screen reads runs that just changed
+        for index in progress.runs.indices where progress.runs[index].title == nil {
             // The run keeps the name it was heard under (a download can be removed, a source withdraw it).
-            if record.title == nil, let id = try? ContentID(validating: record.sessionID) { record.title = anySession(id)?.title }
-            do {
-                if record.id == nil {
-                    let saved = try store.insertPracticeRun(record)
-                    if let id = saved.id {
-                        if ledger.open?.record.sessionID == record.sessionID && ledger.open?.record.id == nil { ledger.didSave(id: id) }
-                        if !record.clockTrusted, let started = ledger.open?.startedMonotonic { untrustedRunsThisBoot[id] = started }
-                    }
-                } else {
-                    _ = try store.updatePracticeRun(record)
-                    if ledger.open?.record.id == record.id { ledger.didSave(id: record.id!) }
-                }
-            } catch {
-                storeWriteFailed(error, "practice run")
+            if let id = try? ContentID(validating: progress.runs[index].sessionID) { progress.runs[index].title = anySession(id)?.title }
+        }
+        let stored: [PracticeRunRecord]
+        do {
+            stored = try store.saveProgress(progress, clockTrusted: SystemClocks.isWallClockSynchronized(), now: wallMilliseconds)
+        } catch {
+            storeWriteFailed(error, progress.checkpoints.isEmpty ? "practice run" : "checkpoint")
+            return
+        }
+        for checkpoint in progress.checkpoints {
+            if case .save(let position) = checkpoint {
+                logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
+            }
+        }
+        for (record, saved) in zip(progress.runs, stored) {
+            guard let id = saved.id else { continue }
+            if record.id == nil {
+                if ledger.open?.record.sessionID == record.sessionID && ledger.open?.record.id == nil { ledger.didSave(id: id) }
+                if !record.clockTrusted, let started = ledger.open?.startedMonotonic { untrustedRunsThisBoot[id] = started }
+            } else if ledger.open?.record.id == id {
+                ledger.didSave(id: id)
             }
         }
     }

@@ -96,7 +96,7 @@ import Testing
             let root = try #require(Int(try RawDatabase(path: sandbox.path, readOnly: true)
                 .column("SELECT rootpage FROM sqlite_master WHERE name = 'favorite'").first ?? ""))
             let leaf = try #require(firstChildPage(of: root, in: crashed))
-            patchBytes(crashed, at: (leaf - 1) * 4096 + 8, [UInt8](repeating: 0xFF, count: 4))
+            patchBytes(crashed, at: (leaf - 1) * pageSize(of: crashed) + 8, [UInt8](repeating: 0xFF, count: 4))
             let damagedDatabase = readBytes(crashed)
             let damagedWal = readBytes(crashed + "-wal")
             let damagedShm = readBytes(crashed + "-shm")
@@ -131,7 +131,7 @@ import Testing
             #expect(sandbox.listing() == ["stillroom.db"]) // a clean close leaves no -wal or -shm
             let leaf = try #require(firstChildPage(of: root, in: sandbox.path))
             // A wrong count of fragmented free bytes (page header byte 7): quick_check reports it as a finding.
-            patchBytes(sandbox.path, at: (leaf - 1) * 4096 + 7, [0x7F])
+            patchBytes(sandbox.path, at: (leaf - 1) * pageSize(of: sandbox.path) + 7, [0x7F])
             let damaged = readBytes(sandbox.path)
 
             let opened = try sandbox.open()
@@ -147,9 +147,17 @@ import Testing
     }
 
     /// The left child of the first cell of an interior table b-tree page (page type 5), or nil.
+    /// The database's page size, from its header (offset 16, big-endian; 1 means 65 536).
+    func pageSize(of path: String) -> Int {
+        guard let bytes = readBytes(path), bytes.count >= 18 else { return 4096 }
+        let size = Int(bytes[16]) << 8 | Int(bytes[17])
+        return size == 1 ? 65_536 : size
+    }
+
     func firstChildPage(of page: Int, in path: String) -> Int? {
-        guard let bytes = readBytes(path), bytes.count >= page * 4096 else { return nil }
-        let base = (page - 1) * 4096
+        let pageSize = pageSize(of: path)
+        guard let bytes = readBytes(path), bytes.count >= page * pageSize else { return nil }
+        let base = (page - 1) * pageSize
         guard bytes[base] == 5 else { return nil }
         let cell = base + Int(bytes[base + 12]) << 8 + Int(bytes[base + 13])
         return bytes[cell..<(cell + 4)].reduce(0) { $0 << 8 | Int($1) }

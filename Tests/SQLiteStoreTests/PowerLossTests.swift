@@ -17,7 +17,7 @@ import Testing
         #expect(reference.acknowledgedSteps == PowerLossWorkload.steps.count)
         // The workload must reach the places where a crash is dangerous, where the database file itself is
         // written: its creation (rollback journal), the restart's checkpoint, the automatic checkpoint at
-        // 200 pages, and the purge's two.
+        // 100 pages (PowerLossHarness), and the purge's two.
         #expect(reference.databaseSyncs >= 5, "database syncs: \(reference.databaseSyncs)")
 
         var checkedCommits = 0

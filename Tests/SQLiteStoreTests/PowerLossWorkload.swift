@@ -2,7 +2,8 @@
 // database, settings, favourites, a reminder, a download, notices, two sessions played with a checkpoint
 // and practice-run update every "10 s" (grouped in one transaction, as the daemon does), a session
 // finishing, a daemon restart, history deleted and purged (checkpoint, VACUUM, WAL truncate). 122 steps:
-// after the restart, enough WAL frames to pass wal_autocheckpoint (200 pages) and restart the -wal.
+// after the restart, enough WAL frames to pass wal_autocheckpoint (100 pages, as PowerLossHarness sets it)
+// and restart the -wal.
 //
 // Deterministic: the same steps write the same rows every run, so a crashed run can be compared with a
 // reference run step by step.
@@ -99,7 +100,7 @@ enum PowerLossWorkload {
         add("setting volume again") { store, _, now in try store.setSetting("volume", to: "0.3", now: now) }
         add("dismiss notice") { store, box, now in try store.dismissNotice(id: box.noticeID ?? 0, now: now) }
         steps.append(WorkloadStep(name: "daemon restart") { box, now in try box.restart(now: now) })
-        // Long enough after the restart's fresh -wal for the automatic checkpoint (200 pages) to run.
+        // Long enough after the restart's fresh -wal for the automatic checkpoint (100 pages here) to run.
         playing("dawn", ticks: 11...90, recordingSeconds: 900, into: &steps)
         add("dawn finished") { store, box, now in
             try store.transaction {
