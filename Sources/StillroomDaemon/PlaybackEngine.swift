@@ -185,13 +185,18 @@ final class PlaybackEngine: AudioSinkDelegate {
         fill()
     }
 
+    /// `mono` (at `rate` Hz) resampled to the rate the sink plays at, with the mixer set to that rate.
+    private func atOutputRate(_ mono: [Int16], rate: Int) -> (samples: [Int16], rate: Int) {
+        let outputRate = sink.format?.sampleRate ?? (decoder?.sampleRate ?? 44_100)
+        if mixer.sampleRate != outputRate { mixer = SpeechMixer(sampleRate: outputRate) }
+        return ((try? Resampler.convert(mono, from: rate, to: outputRate)) ?? [], outputRate)
+    }
+
     /// Says `mono` (at `rate` Hz): over the recording, ducked, when playing; alone otherwise. A newer
     /// label cuts an older one off. Speech starts within what the sink cannot give back (a rewind makes
     /// room at once), not after the whole buffer.
     func speak(_ mono: [Int16], rate: Int) {
-        let outputRate = sink.format?.sampleRate ?? (decoder?.sampleRate ?? 44_100)
-        let samples = (try? Resampler.convert(mono, from: rate, to: outputRate)) ?? []
-        if mixer.sampleRate != outputRate { mixer = SpeechMixer(sampleRate: outputRate) }
+        let (samples, outputRate) = atOutputRate(mono, rate: rate)
         switch mode {
         case .playing:
             guard takeBackForMixing() else { return }
@@ -213,9 +218,7 @@ final class PlaybackEngine: AudioSinkDelegate {
     /// Plays a short cue (`mono` at `rate` Hz) on top of whatever plays, at the voice's level, within what
     /// the sink cannot give back; it cuts nothing off. Mid-transition (a pause fading out) it is dropped.
     func cue(_ mono: [Int16], rate: Int) {
-        let outputRate = sink.format?.sampleRate ?? (decoder?.sampleRate ?? 44_100)
-        let samples = (try? Resampler.convert(mono, from: rate, to: outputRate)) ?? []
-        if mixer.sampleRate != outputRate { mixer = SpeechMixer(sampleRate: outputRate) }
+        let (samples, outputRate) = atOutputRate(mono, rate: rate)
         switch mode {
         case .playing:
             guard takeBackForMixing() else { return }

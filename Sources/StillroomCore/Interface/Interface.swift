@@ -437,6 +437,16 @@ public struct Interface: Equatable, Sendable {
         return label.map { "\(name). \($0)" } ?? "\(name)."
     }
 
+    /// What PLAY would do from the clock face, as a sentence: resume the offer, pause or resume what is
+    /// loaded, or play the session it would start.
+    func playSentence(_ model: InterfaceModel) -> String? {
+        if let offer = model.player.resumeOffer { return "PLAY resumes \(offer.title)." }
+        if model.player.hasSession {
+            return model.player.isPlaying ? "PLAY pauses \(model.player.title)." : "PLAY resumes \(model.player.title)."
+        }
+        return model.sessionToStart(preferring: nil).map { "PLAY plays \($0.title)." }
+    }
+
     /// The resting face, spoken: what the clock screen shows (the time, the date, today's practice, the
     /// next reminder, what PLAY does) and how to reach the rest.
     func idleAnnouncement(_ model: InterfaceModel, short: Bool = false) -> String {
@@ -444,13 +454,7 @@ public struct Interface: Equatable, Sendable {
         if short {
             // The time and what PLAY does.
             if let clock = model.clock { parts.append("\(clock.text).") }
-            if let offer = model.player.resumeOffer {
-                parts.append("PLAY resumes \(offer.title).")
-            } else if model.player.hasSession {
-                parts.append(model.player.isPlaying ? "PLAY pauses \(model.player.title)." : "PLAY resumes \(model.player.title).")
-            } else if let session = model.sessionToStart(preferring: nil) {
-                parts.append("PLAY plays \(session.title).")
-            }
+            if let play = playSentence(model) { parts.append(play) }
             return parts.joined(separator: " ")
         }
         if let clock = model.clock {
@@ -461,13 +465,7 @@ public struct Interface: Equatable, Sendable {
         } else {
             parts.append("The clock is not set yet.")
         }
-        if let offer = model.player.resumeOffer {
-            parts.append("PLAY resumes \(offer.title).")
-        } else if model.player.hasSession {
-            parts.append(model.player.isPlaying ? "PLAY pauses \(model.player.title)." : "PLAY resumes \(model.player.title).")
-        } else if let session = model.sessionToStart(preferring: nil) {
-            parts.append("PLAY plays \(session.title).")
-        }
+        if let play = playSentence(model) { parts.append(play) }
         parts.append("Turn the knob for the library.")
         return parts.joined(separator: " ")
     }
