@@ -114,6 +114,29 @@ import Testing
         harness.stop()
     }
 
+    /// Short labels are a setting like any other: a nonsense value from the socket is refused and changes
+    /// nothing; the choice survives a kill -9 and the next start speaks with it.
+    @Test func shortLabelsAreKeptThroughAKillAndNonsenseIsRefused() {
+        let harness = box()
+        harness.start(keys: true)
+        harness.ctl("settings", "set", "dim-after", "3600")
+        harness.ctl("settings", "set", "spoken-labels", "on")
+        let nonsense = harness.ctl("settings", "set", "verbosity", "loudly")
+        #expect(nonsense.status == 2)
+        #expect(nonsense.stderr.contains("verbosity"))
+        #expect(harness.ctl("settings").stdout.contains("verbosity       full"))
+        let full = type(harness, "\u{1B}[B", events: 1).said
+        #expect(harness.ctl("settings", "set", "verbosity", "short").status == 0)
+        _ = harness.stop(signal: SIGKILL)
+
+        harness.start(keys: true)
+        #expect(harness.ctl("settings").stdout.contains("verbosity       short"))
+        let short = type(harness, "\u{1B}[B", events: 1).said
+        #expect(full.count == 1 && short.count == 1, "one label each: \(full) and \(short)")
+        #expect((short.first?.count ?? .max) < (full.first?.count ?? 0), "short \(short) against full \(full)")
+        harness.stop()
+    }
+
     @Test func theLabelsChordTurnsLabelsOnAndOffAndSaysSoEitherWay() {
         let harness = box(warp: 30)
         harness.start(keys: true)
