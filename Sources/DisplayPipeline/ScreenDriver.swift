@@ -16,6 +16,8 @@ public final class ScreenDriver: DisplayDelegate {
     public let painter: ScenePainter
     /// Called when the display fails (it is then left alone) or a present is refused; log it.
     public var onError: ((DisplayError) -> Void)?
+    /// Called once, when the first frame has been given to the display: the box's ready cue is on screen.
+    public var onFirstFrame: (() -> Void)?
     /// Scenes built, and frames given to the display (a scene that changed nothing is not presented).
     public private(set) var framesBuilt = 0
     public private(set) var framesPresented = 0
@@ -103,6 +105,7 @@ public final class ScreenDriver: DisplayDelegate {
             do {
                 try display.present(painter.frame, damage: damage)
                 framesPresented += 1
+                if framesPresented == 1 { onFirstFrame?() }
             } catch {
                 onError?(error)
             }

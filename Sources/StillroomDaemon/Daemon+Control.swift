@@ -111,10 +111,7 @@ extension Daemon {
 
     private func dismissCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
         if let id = request.arguments["notice"]?.integerValue {
-            if Int64(id) == Self.storageNoticeID && storageNotice != nil {
-                storageNoticeDismissed = true
-                return .success(statusJSON())
-            }
+            if dismissLiveNotice(Int64(id)) { return .success(statusJSON()) }
             do {
                 guard try store.dismissNotice(id: Int64(id), now: UnixMilliseconds(date: loop.wallNow)) else {
                     return .failure(ControlError(.notFound, "no open notice \(id); see stillroomctl status"))

@@ -51,6 +51,9 @@ extension Daemon {
             builder.scene(ui, model: model, size: display.size, now: now)
         }
         driver.onError = { [logger] error in logger.error("display: \(error)") }
+        // The journal's mark for boot measurements: the library (or clock face) is shown only now, after
+        // READY=1, with the store, catalog, input and audio output already open (Daemon.init's order).
+        driver.onFirstFrame = { [logger] in logger.notice("screen: first frame shown; PLAY is accepted") }
         screen = driver
         if let offscreen = display as? OffscreenDisplay, options.preview ?? (isatty(STDOUT_FILENO) == 1) {
             let writer = TerminalPreviewWriter(loop: loop)
@@ -104,7 +107,7 @@ extension Daemon {
         favouritesCache = favourites
         let stored = noticesCache ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
         noticesCache = stored
-        let notices = (storageNotice.map { [$0] } ?? []) + stored
+        let notices = liveNotices() + stored
         let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
         let sessions = (content.catalog.sessions + remote).map { session in
             InterfaceModel.SessionItem(session: session, download: downloads?.status(of: session.id),
@@ -249,9 +252,7 @@ extension Daemon {
             case .run(let id): _ = deleteHistory(run: id)
             }
         case .dismissNotice(let id):
-            if id == Self.storageNoticeID {
-                storageNoticeDismissed = true // until the next start; doctor still says it
-            } else {
+            if !dismissLiveNotice(id) { // a live one stands until its problem goes; doctor still says it
                 _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
             }
             if reminder.cardShowing { reminder.cardSeen() }

@@ -7,6 +7,11 @@ import StillroomCore
 extension Daemon {
     /// Feeds an event to the player and performs what it asks.
     func apply(_ event: PlayerEvent) {
+        // A press that asks for sound while the output is missing tries it once more first: a DAC whose
+        // driver came up after start-up (or a cable plugged back) plays at once, not after the next retry.
+        if !player.outputAvailable, event.asksForSound {
+            retryOutput()
+        }
         if case .loaded(let frames, let rate) = event, let id = player.sessionID {
             engineSession = (id, rate, frames) // heard frames from now on belong to this session
         }
@@ -84,12 +89,34 @@ extension Daemon {
         }
     }
 
+    /// The output opened before the first frame is drawn, so the screen never offers PLAY that cannot
+    /// sound: open, the sink stays open for the first recording (at the rate PLAY would start); missing,
+    /// the screen says "No sound output" from its first frame and the box keeps trying every 2 s.
+    func openOutputBeforeReady() {
+        let format = AudioFormat(sampleRate: startingSampleRate)
+        if engine.probeOutput(format: format) {
+            logger.info("audio output \(engine.sink.name) open at \(format.sampleRate) Hz")
+            return
+        }
+        logger.warning("audio output \(engine.sink.name) cannot be opened; trying again every 2 s")
+        apply(.outputLost("\(engine.sink.name) cannot be opened"))
+        outputRetryTimer.schedule(after: .seconds(2))
+    }
+
+    /// The rate of the recording PLAY would start first (the offered place, else the first-boot session).
+    private var startingSampleRate: Int {
+        let first = player.resumeOffer.flatMap { try? ContentID(validating: $0.position.sessionID) }
+            ?? content.catalog.firstBootSession?.id
+        return first.flatMap { content.lengths[$0]?.sampleRate } ?? 44_100
+    }
+
     /// While the output is lost, try to open it every 2 s; when it is back, say so (and stay paused).
     func retryOutput() {
         guard !player.outputAvailable else { return }
         let format = AudioFormat(sampleRate: engine.sampleRate > 0 ? engine.sampleRate : 44_100)
         if engine.probeOutput(format: format) {
             logger.notice("audio output \(engine.sink.name) is back")
+            outputNoticeDismissed = false // a later loss shows its notice again
             apply(.outputRestored)
         } else {
             outputRetryTimer.schedule(after: .seconds(2))

@@ -66,7 +66,7 @@ extension Daemon {
         } else {
             status["lastCheckpoint"] = .null
         }
-        let notices = (storageNotice.map { [$0] } ?? []) + ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
+        let notices = liveNotices() + ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
         status["notices"] = .array(notices.map { notice in
             .object(["id": .number(Double(notice.id)), "kind": .string(notice.kind.rawValue), "message": .string(notice.message)])
         })

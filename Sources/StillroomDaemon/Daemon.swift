@@ -15,7 +15,9 @@ import StillroomCore
 /// The appliance: wires the pure core to the adapters and runs the event loop.
 ///
 /// Start-up order matters: paths are checked first (a bad path is a one-line error, exit 1), then the
-/// store and the catalog are opened, then the loop's sources are added, and only then is READY=1 sent.
+/// store and the catalog are opened, then the loop's sources are added and the audio output opened, and
+/// only then is READY=1 sent and the screen's first frame drawn: the screen offers PLAY only when PLAY
+/// can sound (or says from its first frame that there is no sound output).
 public final class Daemon {
     let options: DaemonOptions
     let logger: Logger
@@ -100,6 +102,7 @@ public final class Daemon {
     /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
     var storageProblem: String?
     var storageNoticeDismissed = false
+    var outputNoticeDismissed = false
     /// Held for the life of the process: no second daemon on this data folder.
     private let dataLock: DataDirectoryLock
 
@@ -169,6 +172,7 @@ public final class Daemon {
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
         timerRunCheckpoint = loop.makeTimer { [unowned self] in checkpointTimerRun() }
+        openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
         try startInterface()
     }
 

@@ -36,6 +36,12 @@ public final class DaemonHarness {
 
     /// Starts the daemon and waits for READY=1. With `keys`, its stdin is a pipe (`typeKeys`).
     public func start(environment: [String: String] = [:], keys: Bool = false) {
+        launch(environment: environment, keys: keys)
+        _ = waitForReadyNotification()
+    }
+
+    /// Starts the daemon without waiting for anything (a test that watches its start-up itself).
+    public func launch(environment: [String: String] = [:], keys: Bool = false) {
         starts += 1
         let socket = NotifySocket(path: directory.file("notify-\(starts)"))
         notify = socket
@@ -43,7 +49,14 @@ public final class DaemonHarness {
         env["NOTIFY_SOCKET"] = socket.path
         let command = wrapper + [BuiltProducts.path("stillroomd")] + daemonArguments
         daemon = Subprocess(command[0], Array(command.dropFirst()), environment: env, stdinPipe: keys)
-        _ = socket.receive(until: "READY=1")
+    }
+
+    /// What the daemon has told systemd so far and not yet read here, without waiting.
+    public func pendingNotifications() -> [String] { notify?.pending() ?? [] }
+
+    /// What the daemon told systemd up to and including READY=1 (already sent, or waited for).
+    public func waitForReadyNotification() -> [String] {
+        notify?.receive(until: "READY=1") ?? []
     }
 
     /// Types keys on the daemon's terminal (for `--input terminal`).

@@ -31,6 +31,17 @@ public final class NotifySocket {
         }
     }
 
+    /// The datagrams already sent and not yet received, without waiting for more.
+    public func pending() -> [String] {
+        var received: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { return received }
+            received.append(String(decoding: buffer[..<count], as: UTF8.self))
+        }
+    }
+
     /// The next datagram (blocking; empty after the guard time).
     public func receive() -> String {
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -73,6 +73,14 @@ public enum PlayerEvent: Equatable, Sendable {
     case checkpointTimer
     /// SIGTERM: save where we are.
     case shutdown
+
+    /// A listener's request that would start sound (PLAY, resume, the toggle, accepting the offered place).
+    public var asksForSound: Bool {
+        switch self {
+        case .play, .resume, .toggle, .acceptResume: return true
+        default: return false
+        }
+    }
 }
 
 /// What the player asks the daemon to do.
