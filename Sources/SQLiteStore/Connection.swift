@@ -114,6 +114,24 @@ final class Connection {
         handle = nil
     }
 
+    /// A RESTART checkpoint (sqlite3_wal_checkpoint_v2): true when it ran to the end and every frame of the
+    /// -wal is now in the database.
+    func checkpointEverything() -> Bool {
+        guard let handle else { return false }
+        var logged: Int32 = -1, copied: Int32 = -1
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_RESTART, &logged, &copied)
+        return rc == SQLITE_OK && logged >= 0 && logged == copied
+    }
+
+    /// Keeps the -wal file when the last connection closes (SQLITE_FCNTL_PERSIST_WAL) instead of deleting
+    /// it; false if the VFS does not take the setting (a test VFS), which only costs card writes.
+    @discardableResult
+    func keepWriteAheadLogOnClose() -> Bool {
+        guard let handle else { return false }
+        var on: Int32 = 1
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on) == SQLITE_OK
+    }
+
     func setBusyTimeout(milliseconds: Int32) {
         guard let handle else { return }
         _ = sqlite3_busy_timeout(handle, milliseconds) // Only fails on a null handle.

@@ -27,6 +27,29 @@ enum FileSystem {
         return Array(bytes.prefix(filled))
     }
 
+    /// The size of the file at `path` in bytes, or nil when there is none.
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
+    /// Removes a file if it is there; a failure leaves it (for files nothing depends on).
+    static func removeIfPresent(_ path: String) {
+        _ = Glibc.unlink(path)
+    }
+
+    /// Zeroes the 32-byte header of a -wal whose frames are all in the database, and syncs it: SQLite then
+    /// reads the file as an empty log (a header without its magic number) and writes a new header over it
+    /// at the next commit. A failure leaves frames SQLite replays harmlessly (they equal the database).
+    static func clearWriteAheadLogHeader(_ path: String) {
+        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { _ = Glibc.close(fd) }
+        let zeros = [UInt8](repeating: 0, count: 32)
+        guard zeros.withUnsafeBytes({ pwrite(fd, $0.baseAddress, 32, 0) }) == 32 else { return }
+        _ = fdatasync(fd)
+    }
+
     /// Whether `path` is a regular file (following symlinks); false when it does not exist.
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()

@@ -46,11 +46,25 @@ public final class SQLiteStore {
         self.isReadOnly = isReadOnly
     }
 
-    deinit { connection.close() }
+    /// Whether this writer keeps its -wal's blocks across closes (`keepWriteAheadLog`).
+    private var keepsWriteAheadLog = false
 
-    /// Closes the connection (checkpointing the WAL into the database when this was the last connection).
-    /// Any later use throws `closed`.
-    public func close() { connection.close() }
+    deinit { close() }
+
+    /// Closes the connection, checkpointing the WAL into the database. Any later use throws `closed`.
+    ///
+    /// The writer keeps the -wal file with its blocks (`keepWriteAheadLog`) but leaves nothing in it: once
+    /// a checkpoint has copied every frame into the database, the -wal's header is cleared after the close,
+    /// so the next open finds an empty log, exactly as if the file had been deleted, and a database file
+    /// damaged meanwhile is seen as damaged rather than read through old frames. If the checkpoint could
+    /// not finish (a full card, an I/O error), the -wal keeps its frames: SQLite replays them at the next open.
+    public func close() {
+        let emptied = keepsWriteAheadLog && connection.checkpointEverything()
+        connection.close()
+        if emptied { FileSystem.clearWriteAheadLogHeader(path + "-wal") }
+        keepsWriteAheadLog = false
+    }
+
 
     // MARK: - Opening
 
@@ -63,7 +77,8 @@ public final class SQLiteStore {
     /// the PRAGMAs and migrates to `schemaVersion`.
     ///
     /// - Throws: `StoreError`; `schemaTooNew` when the file was written by newer firmware (it is left
-    ///   alone), `busy`, `cannotOpen`, `ioError`, `diskFull`, `moveAsideFailed`.
+    ///   alone), `busy` (another connection has it open: the writer holds it alone), `cannotOpen`,
+    ///   `ioError`, `diskFull`, `moveAsideFailed`.
     public static func open(
         path: String, now: UnixMilliseconds, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds
     ) throws(StoreError) -> Opened {
@@ -80,6 +95,10 @@ public final class SQLiteStore {
         var damage: String?
         var checkOnWriter = false
         let existed = FileSystem.exists(path)
+        // The read-only check below may make a -shm; the writer (EXCLUSIVE) never uses one, so one that was
+        // not there before is removed again, and a refused database is left with the files it had.
+        let shmExisted = FileSystem.exists(path + "-shm")
+        defer { if !shmExisted { FileSystem.removeIfPresent(path + "-shm") } }
         if existed && !FileSystem.isRegularFile(path) {
             throw StoreError.store(.cannotOpen, operation: "open", message: "\(path) is not a regular file",
                                    code: SQLITE_CANTOPEN)
@@ -268,6 +287,7 @@ public final class SQLiteStore {
             }
         }
         try configureWriter(connection)
+        boundWriteAheadLog(connection, path: path)
         let version = try Schema.userVersion(connection, operation: operation)
         guard version <= schemaVersion else {
             throw StoreError.store(.schemaTooNew, operation: operation,
@@ -275,6 +295,7 @@ public final class SQLiteStore {
                                        + "the file was left untouched")
         }
         try Schema.migrate(connection, from: version)
+        store.keepWriteAheadLog() // only a database this build uses: a refused one is left as it was
         return (store, version)
     }
 
@@ -288,6 +309,13 @@ public final class SQLiteStore {
         try connection.execute("PRAGMA page_size = 1024", operation: operation)
         // WAL is persistent in the file, but asking every time also converts a fresh or older file. Commits
         // append to the -wal; readers keep working while the daemon writes.
+        // The one writer holds the database alone while it runs (the daemon; stillroomctl reads through it,
+        // or reads the file itself only when the daemon is down). SQLite then keeps the WAL index in the
+        // writer's memory instead of a -shm file mapped beside the database, which every commit dirtied and
+        // the kernel wrote back to the card every half minute (docs/performance.md, "Bytes written"). A
+        // second connection, a maintainer's sqlite3 included, is refused ("database is locked") until the
+        // daemon stops. Set before the first access in WAL mode, or SQLite would make the -shm anyway.
+        _ = try connection.executeReturningText("PRAGMA locking_mode = EXCLUSIVE", operation: operation)
         let mode = try connection.executeReturningText("PRAGMA journal_mode = WAL", operation: operation)
         guard mode.first?.lowercased() == "wal" else {
             throw StoreError.store(.other, operation: operation,
@@ -301,11 +329,12 @@ public final class SQLiteStore {
         // Debian builds with SECURE_DELETE on, which zero-fills freed pages: extra writes on an SD card for
         // nothing (the data is not secret from the person holding the box).
         try connection.execute("PRAGMA secure_delete = OFF", operation: operation)
-        // Without a limit the -wal keeps its largest size forever; 1 MiB bounds it. Checkpoint after about
-        // 800 KiB of WAL (below) so the WAL stays under that limit: SQLite's default of 1000 pages would grow
-        // it to ~4 MiB with 4 KiB pages and then truncate it after every checkpoint, churning file-system
-        // allocations on the card. Once grown, the -wal is rewritten in place from its start.
-        try connection.execute("PRAGMA journal_size_limit = 1048576", operation: operation)
+        // No truncation of the -wal after a checkpoint: it keeps its blocks (and, with `keepWriteAheadLog`,
+        // across closes), so SQLite rewrites it in place from its start. A commit that overwrites blocks the
+        // file already has changes no size and no allocation, and its fsync writes the data alone; one that
+        // grows the file also commits ext4's journal (docs/performance.md, "Bytes written"). The automatic
+        // checkpoint (below) keeps the -wal near 800 KiB; `boundWriteAheadLog` empties one left larger.
+        try connection.execute("PRAGMA journal_size_limit = -1", operation: operation)
         // Temporary tables and sort spills in memory, never in files on the card (none are expected: the
         // tables are small; this makes sure).
         try connection.execute("PRAGMA temp_store = MEMORY", operation: operation)
@@ -319,6 +348,22 @@ public final class SQLiteStore {
         case ...800: try connection.execute("PRAGMA wal_autocheckpoint = 800", operation: operation)
         default: try connection.execute("PRAGMA wal_autocheckpoint = 1600", operation: operation)
         }
+    }
+
+    /// The -wal is kept at its working size (about 800 KiB, `configureWriter`); one a large transaction
+    /// or a reader holding off checkpoints left larger than this is emptied at the next open.
+    static let largestKeptWriteAheadLog: Int64 = 4 << 20
+
+    /// Keeps the -wal file when this connection closes instead of deleting it (SQLITE_FCNTL_PERSIST_WAL);
+    /// `close` empties it. Without it every start would grow a new -wal a commit at a time.
+    private func keepWriteAheadLog() {
+        keepsWriteAheadLog = connection.keepWriteAheadLogOnClose()
+    }
+
+    private static func boundWriteAheadLog(_ connection: Connection, path: String) {
+        guard let size = FileSystem.size(path + "-wal"), size > largestKeptWriteAheadLog else { return }
+        // Busy (a reader) or failing, it stays as it is until the next start: it costs room, not data.
+        _ = try? connection.executeReturningText("PRAGMA wal_checkpoint(TRUNCATE)", operation: "open.bound the -wal")
     }
 
     // MARK: - Transactions
