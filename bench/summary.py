@@ -113,6 +113,18 @@ def checkpoint_rows(text, fsyncs):
     return rows
 
 
+def card_rows(card):
+    """bench/checkpoint/on-card: what the block device under the data folder wrote."""
+    if not card or card.get("device_bytes_per_hour") is None:
+        return []
+    rows = [("bytes written per hour of listening at the block device (ext4 like the data partition, -wal at its working size)",
+             megabytes(card["device_bytes_per_hour"]), f"{card['seconds']} s on {card['block_device']}; was 6.08 MB (a new -wal growing, -shm mapped)", "", "< 2 MB")]
+    if card.get("idle_device_bytes_per_hour") is not None:
+        rows.append((f"idle at the block device ({card['idle_seconds']} s, stopped, from 2 s after the stop)",
+                     megabytes(card["idle_device_bytes_per_hour"]), f"{card['idle_device_bytes']} bytes in the window", "", "0"))
+    return rows
+
+
 def display_rows(render, cpu):
     rows = []
     if render:
@@ -180,6 +192,7 @@ def main():
     if (data := load_json(directory, "idle.json")):
         rows += idle_rows(data)
     rows += checkpoint_rows(load_text(directory, "checkpoint.txt"), load_json(directory, "fsyncs.json"))
+    rows += card_rows(load_json(directory, "fsyncs-card.json"))
     rows += display_rows(load_text(directory, "display-render.txt"), load_text(directory, "display-cpu.txt"))
     if (data := load_json(directory, "display-daemon.json")):
         rows += display_daemon_rows(data)

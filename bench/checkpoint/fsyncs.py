@@ -43,14 +43,53 @@ def write_bytes(pid):
     return 0
 
 
-def traced(pid, seconds):
+def sectors_written(device):
+    """Sectors (512 bytes) the block device has written since boot (/sys/block/DEV/stat, field 7): what
+    the file system sent the card, its journal and write-back included; None without a device."""
+    if not device:
+        return None
+    with open(f"/sys/block/{device}/stat") as f:
+        return int(f.read().split()[6])
+
+
+def warm_write_ahead_log(database):
+    """Leaves a -wal past the daemon's automatic checkpoint beside the database (about 1 MiB of frames,
+    written with SQLite's shell, kept at close with persist_wal), so what is measured is a -wal at its
+    working size, rewritten in place as on a box in use, rather than the growth of a new one."""
+    subprocess.run(["sqlite3", database],
+                   input=".filectrl persist_wal 1\n"
+                         "PRAGMA wal_autocheckpoint = 0;\n"
+                         "CREATE TABLE bench_warm(x);\n"
+                         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 900) "
+                         "INSERT INTO bench_warm SELECT randomblob(900) FROM n;\n"
+                         "DROP TABLE bench_warm;\n",
+                   text=True, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["sync"], check=True)
+
+
+def journal_commits(device):
+    """ext4's journal commits on the device so far (all, and those an fsync asked for), or None."""
+    try:
+        with open(f"/proc/fs/jbd2/{device}-8/info") as f:
+            match = re.match(r"(\d+) transactions \((\d+) requested\)", f.readline())
+        return (int(match.group(1)), int(match.group(2))) if match else None
+    except (OSError, TypeError):
+        return None
+
+
+def traced(pid, seconds, device=None):
     """strace's lines for `seconds` of the process's syncs and writes, paths shown (-y), no data (-s 0),
-    and the daemon's write_bytes over the same window."""
-    before = write_bytes(pid)
+    the daemon's write_bytes over the same window, and the bytes the block device wrote (or None)."""
+    before, sectors, journal_before = write_bytes(pid), sectors_written(device), journal_commits(device)
     trace = subprocess.run(["timeout", "-s", "INT", str(seconds), "strace", "-f", "-qq", "-T", "-ttt", "-y", "-s", "0",
                             "-e", "trace=" + ",".join(SYNCS + WRITES), "-p", str(pid)],
                            capture_output=True, text=True).stderr
-    return trace, write_bytes(pid) - before
+    device_bytes = (sectors_written(device) - sectors) * 512 if device else None
+    journal_after = journal_commits(device)
+    if journal_before and journal_after:
+        print("fsyncs.py: %d journal commits in the window (%d asked for by an fsync)"
+              % (journal_after[0] - journal_before[0], journal_after[1] - journal_before[1]), file=sys.stderr)
+    return trace, write_bytes(pid) - before, device_bytes
 
 
 def file_kind(path, data):
@@ -113,19 +152,37 @@ def main():
     parser.add_argument("--seconds", type=int, default=60, help="the window of playback traced")
     parser.add_argument("--idle-seconds", type=int, default=60, help="the idle window after it (0: none)")
     parser.add_argument("--directory", default="/var/tmp")
+    parser.add_argument("--warm-wal", action="store_true",
+                        help="grow the -wal past its working size first, as a box in use has it")
+    parser.add_argument("--block-device", help="the device holding --directory (loop3): its written sectors too")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-fsync-", dir=args.directory) as work, \
-            stillroomd(args.stillroomd, work, args.content, "paced") as (daemon, sock):
-        data = os.path.realpath(os.path.join(work, "data"))
-        ctl = [args.stillroomctl, "--socket", sock]
-        subprocess.run(ctl + ["play", args.session], check=True, stdout=subprocess.DEVNULL)
-        trace, dirtied = traced(daemon.pid, args.seconds)
-        status = subprocess.run(ctl + ["--json", "status"], capture_output=True, text=True).stdout
-        idle_trace, idle_dirtied = "", 0
-        if args.idle_seconds > 0:
-            subprocess.run(ctl + ["stop"], check=True, stdout=subprocess.DEVNULL)
-            time.sleep(2)  # the stop's own commit is done with
-            idle_trace, idle_dirtied = traced(daemon.pid, args.idle_seconds)
+    with tempfile.TemporaryDirectory(prefix="bench-fsync-", dir=args.directory) as work:
+        if args.warm_wal:  # a first start makes the database; the -wal is grown while nothing runs
+            with stillroomd(args.stillroomd, work, args.content, "paced") as (_, sock):
+                subprocess.run([args.stillroomctl, "--socket", sock, "status"], check=True, stdout=subprocess.DEVNULL)
+            warm_write_ahead_log(os.path.join(work, "data", "stillroom.db"))
+        with stillroomd(args.stillroomd, work, args.content, "paced") as (daemon, sock):
+            measured = measure(args, work, daemon, sock)
+    report(args, *measured)
+
+
+def measure(args, work, daemon, sock):
+    """Plays for the window, then idles for the other; returns what `report` needs."""
+    data = os.path.realpath(os.path.join(work, "data"))
+    ctl = [args.stillroomctl, "--socket", sock]
+    subprocess.run(ctl + ["play", args.session], check=True, stdout=subprocess.DEVNULL)
+    trace, dirtied, device_bytes = traced(daemon.pid, args.seconds, args.block_device)
+    status = subprocess.run(ctl + ["--json", "status"], capture_output=True, text=True).stdout
+    idle_trace, idle_dirtied, idle_device_bytes = "", 0, None
+    if args.idle_seconds > 0:
+        subprocess.run(ctl + ["stop"], check=True, stdout=subprocess.DEVNULL)
+        time.sleep(2)  # the stop's own commit is done with
+        idle_trace, idle_dirtied, idle_device_bytes = traced(daemon.pid, args.idle_seconds, args.block_device)
+    return data, trace, dirtied, device_bytes, status, idle_trace, idle_dirtied, idle_device_bytes
+
+
+def report(args, data, trace, dirtied, device_bytes, status, idle_trace, idle_dirtied, idle_device_bytes):
+    """Prints the figures as JSON."""
     calls, bursts, written, paged = analyse(trace, data, args.seconds)
     idle_calls, _, idle_written, _ = analyse(idle_trace, data, max(1, args.idle_seconds))
     durations = [took for _, took in calls]
@@ -151,6 +208,13 @@ def main():
         "dirtied_bytes_per_hour": per_hour(dirtied, args.seconds),
         "idle_seconds": args.idle_seconds,
     }
+    if args.block_device:
+        # What the card would get: data, ext4's journal and the kernel's write-back of the mapped -shm.
+        result.update({"block_device": args.block_device, "device_bytes": device_bytes,
+                       "device_bytes_per_hour": per_hour(device_bytes, args.seconds)})
+        if args.idle_seconds > 0:
+            result.update({"idle_device_bytes": idle_device_bytes,
+                           "idle_device_bytes_per_hour": per_hour(idle_device_bytes, args.idle_seconds)})
     if args.idle_seconds > 0:
         result.update({
             "idle_fsyncs": len(idle_calls),
