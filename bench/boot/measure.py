@@ -1,13 +1,26 @@
 #!/usr/bin/env python3
-"""Boot → READY for the amd64 and arm64 twins, side by side in one run.
+"""Boot → READY for the amd64 and arm64 twins, side by side in one run, against a baseline.
 
-    bench/boot/measure.py [--rounds N] [--amd64 IMAGE_DIR] [--arm64 IMAGE_DIR] [--out FILE.json]
+    bench/boot/measure.py [--rounds N] [--amd64 IMAGE_DIR] [--arm64 IMAGE_DIR] [--only amd64|arm64]
+                          [--out FILE.json]
 
-Boots each image in turn (amd64, arm64, amd64, arm64, … for N rounds, so load on the host falls on
-both alike), waits for the daemon's READY=1, reads where the guest's time went from systemd and the
-kernel log, and powers off. Every figure is guest time (CLOCK_MONOTONIC from the kernel's start), which
-QEMU's emulation (TCG) inflates; the ratio between the two machines and the split between stages are
-what carry over, not the absolutes. Prints a table (medians) and writes every boot's figures as JSON.
+Each round, for each twin in turn (amd64, then arm64, so load on the host falls on both alike), on one
+working copy of the disk:
+
+  first     the box as flashed (a fresh copy of disk.img): the boot a box makes once;
+  baseline  the same disk, kernel and root booted with nothing of ours: the kernel command line masks
+            stillroom.service, stillroom-ssh-keys.service, stillroom-dns.path and the twin's
+            stillroom-uinput.service (the test agent still runs, to read the figures); measured to
+            sysinit.target, which holds the root, the data partition's fsck and mount, udev and the
+            journal: what any system on this kernel and root does before it can start a service;
+  again     the box booted again on the same disk: the boot a box makes every day.
+
+Each boot waits for READY=1 (the daemon's unit active; for the baseline, the agent's answer, which comes
+after sysinit.target), reads where the guest's time went from systemd and the kernel log, and powers off.
+Every figure is guest time (CLOCK_MONOTONIC from the kernel's start), which QEMU's emulation (TCG)
+inflates; the split between stages and the ratio to the baseline carry over, not the absolutes. Prints a
+table (medians), the 10 % criterion (READY of the box against the baseline's sysinit.target) and the
+critical chain of the last box boot, and writes every boot's figures as JSON.
 """
 import json
 import os
@@ -25,22 +38,30 @@ STAGES = [
     ("root mounted, systemd started", ("-p UserspaceTimestampMonotonic", "")),
     ("data partition mounted", ("-p ActiveEnterTimestampMonotonic", "var-lib-stillroom.mount")),
     ("sysinit.target", ("-p ActiveEnterTimestampMonotonic", "sysinit.target")),
+    ("basic.target", ("-p ActiveEnterTimestampMonotonic", "basic.target")),
+    ("twin's controls ready (uinput, twin only)", ("-p ActiveEnterTimestampMonotonic", "stillroom-uinput.service")),
+    ("stillroom.service starts (ExecStartPre)", ("-p InactiveExitTimestampMonotonic", "stillroom.service")),
     ("stillroomd exec", ("-p ExecMainStartTimestampMonotonic", "stillroom.service")),
     ("READY=1", ("-p ActiveEnterTimestampMonotonic", "stillroom.service")),
 ]
+OURS = ["stillroom.service", "stillroom-ssh-keys.service", "stillroom-dns.path", "stillroom-uinput.service"]
+BASELINE_APPEND = " ".join("systemd.mask=" + unit for unit in OURS)
+KINDS = ["first", "baseline", "again"]
 
 
 def option(name, default):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
-def one_boot(arch, image_dir, work_dir):
-    box = Box(image_dir, work_dir, arch=arch, log=lambda *_: None)
-    box.fresh_disk()
-    box.boot()
+def one_boot(box, kind):
+    box.boot(extra_append=BASELINE_APPEND if kind == "baseline" else "")
     try:
         box.wait_agent()
-        box.wait_ready()
+        if kind == "baseline":
+            box.wait_until("sysinit.target active", lambda: box.run("systemctl is-active sysinit.target")[1].strip()
+                           == "active", 120)
+        else:
+            box.wait_ready()
         figures = {}
         for label, source in STAGES:
             if source is None:
@@ -52,37 +73,64 @@ def one_boot(arch, image_dir, work_dir):
             value = box.out("systemctl show %s --value %s" % (prop, unit)).strip()
             figures[label] = int(value) / 1e6 if value.isdigit() and int(value) > 0 else None
         figures["systemd-analyze"] = box.out("systemd-analyze time 2>&1 | head -1")
+        if kind != "baseline":
+            figures["critical-chain"] = box.out("systemd-analyze critical-chain stillroom.service 2>&1 | tail -n +3")
+        figures["blame"] = box.out("systemd-analyze blame 2>&1 | head -15")
+        figures["load on the host"] = os.getloadavg()[0]
         return figures
     finally:
         box.power_off()
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
 
 
 def main():
     rounds = int(option("--rounds", "1"))
     images = {"amd64": option("--amd64", ".build/image/amd64-qemu"),
               "arm64": option("--arm64", ".build/image/arm64-qemu")}
+    only = option("--only", None)
+    if only:
+        images = {only: images[only]}
     out = option("--out", None)
-    boots = {arch: [] for arch in images}
+    boots = {arch: {kind: [] for kind in KINDS} for arch in images}
     with tempfile.TemporaryDirectory(prefix="stillroom-boot-") as scratch:
         for round_number in range(rounds):
             for arch, image_dir in images.items():
-                figures = one_boot(arch, image_dir, os.path.join(scratch, "%s-%d" % (arch, round_number)))
-                boots[arch].append(figures)
-                print("%s round %d: READY=1 at %.1f s guest time" % (arch, round_number + 1, figures["READY=1"]),
-                      flush=True)
-    print("\n| stage (guest seconds, median of %d) | %s | ratio |" % (rounds, " | ".join(images)))
-    print("|---|" + "---|" * (len(images) + 1))
+                box = Box(image_dir, os.path.join(scratch, "%s-%d" % (arch, round_number)), arch=arch,
+                          log=lambda *_: None)
+                box.fresh_disk()
+                for kind in KINDS:
+                    figures = one_boot(box, kind)
+                    boots[arch][kind].append(figures)
+                    end = figures["sysinit.target"] if kind == "baseline" else figures["READY=1"]
+                    print("%s round %d, %s: %s at %.1f s guest time (host load %.1f)"
+                          % (arch, round_number + 1, kind, "sysinit.target" if kind == "baseline" else "READY=1",
+                             end, figures["load on the host"]), flush=True)
+    columns = [(arch, kind) for arch in images for kind in KINDS]
+    print("\n| stage (guest seconds, median of %d) | %s |" % (rounds, " | ".join("%s %s" % c for c in columns)))
+    print("|---|" + "---:|" * len(columns))
     for label, _ in STAGES:
-        medians = []
-        for arch in images:
-            values = [boot[label] for boot in boots[arch] if boot[label] is not None]
-            medians.append(statistics.median(values) if values else None)
-        cells = ["%.1f" % m if m is not None else "—" for m in medians]
-        ratio = "%.1f×" % (medians[1] / medians[0]) if None not in medians and medians[0] else "—"
-        print("| %s | %s | %s |" % (label, " | ".join(cells), ratio))
+        cells = []
+        for arch, kind in columns:
+            m = median([boot[label] for boot in boots[arch][kind]])
+            cells.append("%.1f" % m if m is not None else "—")
+        print("| %s | %s |" % (label, " | ".join(cells)))
+    print()
+    for arch in images:
+        base = median([boot["sysinit.target"] for boot in boots[arch]["baseline"]])
+        for kind in ("first", "again"):
+            ready = median([boot["READY=1"] for boot in boots[arch][kind]])
+            if base and ready:
+                print("%s, %s boot: READY=1 %.1f s against the baseline's sysinit.target %.1f s: +%.1f s, +%.0f %%"
+                      % (arch, kind, ready, base, ready - base, 100 * (ready - base) / base))
+        last = boots[arch]["again"][-1]
+        print("\n%s, last boot again: critical chain of stillroom.service\n%s\n" % (arch, last.get("critical-chain")))
     if out:
         with open(out, "w") as f:
-            json.dump(boots, f, indent=2)
+            json.dump({"baseline kernel command line": BASELINE_APPEND, "boots": boots}, f, indent=2)
 
 
 if __name__ == "__main__":
