@@ -109,6 +109,9 @@ def main():
             result["listening"]["plays_restarted"] = restarts
             result["idle"] = difference(stopped, idled)
             result["database files"] = box.out("ls -l /var/lib/stillroom/")
+            # The journal's own account since the mount (the boot's transactions included): blocks logged
+            # per transaction say how much of each commit is the journal's.
+            result["jbd2 info"] = box.out("cat /proc/fs/jbd2/%s-8/info" % device)
             result["page size"] = box.out("sqlite3 -readonly /var/lib/stillroom/stillroom.db 'PRAGMA page_size' "
                                           "2>&1 || true")
             result["load on the host"] = os.getloadavg()[0]
