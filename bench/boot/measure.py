@@ -43,6 +43,7 @@ STAGES = [
     ("stillroom.service starts (ExecStartPre)", ("-p InactiveExitTimestampMonotonic", "stillroom.service")),
     ("stillroomd exec", ("-p ExecMainStartTimestampMonotonic", "stillroom.service")),
     ("READY=1", ("-p ActiveEnterTimestampMonotonic", "stillroom.service")),
+    ("first frame on the screen (PLAY accepted)", "journal"),  # the daemon's "screen: first frame shown"
 ]
 OURS = ["stillroom.service", "stillroom-ssh-keys.service", "stillroom-dns.path", "stillroom-uinput.service"]
 BASELINE_APPEND = " ".join("systemd.mask=" + unit for unit in OURS)
@@ -66,6 +67,12 @@ def one_boot(box, kind):
         for label, source in STAGES:
             if source is None:
                 line = box.out("dmesg | grep -m1 'Run /init as init process' || true")
+                match = re.match(r"\[\s*([0-9.]+)\]", line)
+                figures[label] = float(match.group(1)) if match else None
+                continue
+            if source == "journal":
+                line = box.out("journalctl -b -u stillroom.service -o short-monotonic --no-pager "
+                               "| grep -m1 'screen: first frame shown' || true")
                 match = re.match(r"\[\s*([0-9.]+)\]", line)
                 figures[label] = float(match.group(1)) if match else None
                 continue
