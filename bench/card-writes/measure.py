@@ -2,7 +2,8 @@
 """Bytes written to the card per hour of listening and per idle hour, counted at the block device in the
 amd64 QEMU twin.
 
-    bench/card-writes/measure.py [--image DIR] [--listen MINUTES] [--idle MINUTES] [--out FILE.json]
+    bench/card-writes/measure.py [--image DIR] [--listen MINUTES] [--idle MINUTES] [--warm-wal]
+                                 [--out FILE.json]
 
 Boots a fresh copy of the image twice (the first boot makes the database and the SSH host key; the second
 is the box as it boots every day), lets it settle, then reads the data partition's counters:
@@ -14,10 +15,14 @@ is the box as it boots every day), lets it settle, then reads the data partition
 
 before and after a stretch of listening (`stillroomctl play`, restarted whenever the session ends, as a
 listener would) and a stretch idle (`stillroomctl stop`, then nothing). Each stretch is scaled to an hour.
+With --warm-wal the database's -wal is first grown past its working size with the daemon stopped (SQLite's
+shell, as the daemon's user, persist_wal on), so the stretch sees a box in use: a -wal the store keeps and
+rewrites in place, rather than the growth of a new one (a box's first hour of listening).
 The guest's clock is the reference (its CLOCK_MONOTONIC), so a slow emulator does not stretch the hour.
 """
 import json
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -49,6 +54,28 @@ def counters(box, device):
         "ext4_lifetime_kbytes": int(lines[2]),
         "jbd2_transactions": int(lines[3].split()[0]),
     }
+
+
+# Run in the guest with the daemon stopped: about 1 MiB of frames, then dropped; the -wal keeps its size.
+WARM_SQL = (".filectrl persist_wal 1\n"
+            "PRAGMA wal_autocheckpoint = 0;\n"
+            "CREATE TABLE bench_warm(x);\n"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 900) "
+            "INSERT INTO bench_warm SELECT randomblob(900) FROM n;\n"
+            "DROP TABLE bench_warm;\n")
+
+
+def warm_write_ahead_log(box):
+    box.out("systemctl stop stillroom.service")
+    box.out("printf %s | runuser -u stillroom -- sqlite3 /var/lib/stillroom/stillroom.db >/dev/null; "
+            "rm -f /var/lib/stillroom/stillroom.db-shm; sync" % shlex.quote(WARM_SQL))
+    size = box.out("stat -c %s /var/lib/stillroom/stillroom.db-wal")
+    # The shell leaves the -wal's header valid; one start and stop of the daemon checkpoints those frames
+    # and clears it, as the daemon's own close always does, so the stretch does not copy them again.
+    for command in ("start", "stop", "start"):
+        box.out("systemctl %s stillroom.service" % command)
+    box.wait_ready()
+    return int(size) if size.isdigit() else None
 
 
 def difference(before, after):
@@ -85,6 +112,8 @@ def main():
             device = os.path.basename(box.out("findmnt -n -o SOURCE /var/lib/stillroom"))
             result["device"] = device
             result["mount options"] = box.out("findmnt -n -o OPTIONS /var/lib/stillroom")
+            if "--warm-wal" in sys.argv:
+                result["warmed -wal bytes"] = warm_write_ahead_log(box)
             # Let the boot's own writes (the daemon's start-up, the journal's first commit) settle.
             time.sleep(60)
             start = counters(box, device)
@@ -112,8 +141,9 @@ def main():
             # The journal's own account since the mount (the boot's transactions included): blocks logged
             # per transaction say how much of each commit is the journal's.
             result["jbd2 info"] = box.out("cat /proc/fs/jbd2/%s-8/info" % device)
-            result["page size"] = box.out("sqlite3 -readonly /var/lib/stillroom/stillroom.db 'PRAGMA page_size' "
-                                          "2>&1 || true")
+            # The daemon holds the database alone: read a copy.
+            result["page size"] = box.out("d=$(mktemp -d) && cp /var/lib/stillroom/stillroom.db /var/lib/stillroom/stillroom.db-wal "
+                                          "\"$d\"/ && sqlite3 \"$d/stillroom.db\" 'PRAGMA page_size' 2>&1; rm -rf \"$d\"")
             result["load on the host"] = os.getloadavg()[0]
         finally:
             box.power_off()
