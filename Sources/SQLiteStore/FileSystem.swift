@@ -33,6 +33,42 @@ enum FileSystem {
         return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
 
+    /// Copies the database and its -wal into a new folder in /tmp (RAM on the box) and returns the copy's
+    /// path, or nil: a WAL database on media that cannot be written, whose writer was killed, has its last
+    /// commits in the -wal alone, and SQLite reads a -wal only through a -shm it can make beside it.
+    static func scratchCopy(ofDatabase path: String) -> String? {
+        var template = Array("/tmp/stillroom-readonly-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        let folder = String(cString: made)
+        for suffix in ["", "-wal"] where exists(path + suffix) {
+            guard copyFile(path + suffix, to: folder + "/stillroom.db" + suffix) else { return nil }
+        }
+        return folder + "/stillroom.db"
+    }
+
+    private static func copyFile(_ source: String, to target: String) -> Bool {
+        let input = Glibc.open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return false }
+        defer { _ = Glibc.close(input) }
+        let output = Glibc.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { return false }
+        defer { _ = Glibc.close(output) } // a scratch copy in RAM: nothing to sync
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return false }
+            if count == 0 { return true }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if step < 0 && errno == EINTR { continue }
+                guard step > 0 else { return false }
+                written += step
+            }
+        }
+    }
+
     /// Removes a file if it is there; a failure leaves it (for files nothing depends on).
     static func removeIfPresent(_ path: String) {
         _ = Glibc.unlink(path)

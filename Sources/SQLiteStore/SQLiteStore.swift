@@ -180,10 +180,19 @@ public final class SQLiteStore {
             connection = plain
         } catch let error where error.kind == .cannotOpen {
             // A WAL database in a folder that cannot be written (a card remounted read-only) opens read-only
-            // only with a -shm beside it, or one SQLite can create; without, SQLite is told the file cannot
-            // change. (While the daemon writes, its -shm is there and this path is never taken.)
-            connection = try Connection.open(path: path, mode: .immutable, operation: operation)
-            version = try Schema.userVersion(connection, operation: operation)
+            // only with a -shm beside it, or one SQLite can create, and the writer never leaves one (it holds
+            // the database alone). After a clean close the -wal is empty and the file alone is the truth:
+            // SQLite is told it cannot change. A writer that was killed left its last commits in the -wal:
+            // then a copy of both in /tmp is read, where SQLite can make its -shm.
+            if (FileSystem.size(path + "-wal") ?? 0) > 32, let copy = FileSystem.scratchCopy(ofDatabase: path),
+               let opened = try? Connection.open(path: copy, mode: .readOnly, operation: operation),
+               let copied = try? Schema.userVersion(opened, operation: operation) {
+                connection = opened
+                version = copied
+            } else {
+                connection = try Connection.open(path: path, mode: .immutable, operation: operation)
+                version = try Schema.userVersion(connection, operation: operation)
+            }
         }
         let store = SQLiteStore(connection: connection, path: path, isReadOnly: true)
         if version > schemaVersion {

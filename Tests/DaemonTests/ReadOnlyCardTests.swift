@@ -87,6 +87,27 @@ import Testing
         #expect(json(harness.ctl("status", "--json").stdout)["lastCheckpoint"]?["session"]?.stringValue == "long")
     }
 
+    /// The daemon killed (a crash, a watchdog restart) and the card then failing: what the killed daemon
+    /// committed is in the -wal alone (no checkpoint, and no -shm since the store holds the database alone).
+    @Test func aPlaceSavedJustBeforeAKillIsOfferedFromAReadOnlyCard() throws {
+        guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
+        let harness = DaemonHarness()
+        let card = try card(for: harness)
+        harness.start()
+        #expect(harness.ctl("play", "long").status == 0)
+        #expect(harness.ctl("seek", "0:12").status == 0)
+        #expect(harness.ctl("pause").status == 0)
+        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        #expect(harness.ctl("volume", "35").status == 0)
+        harness.stop(signal: SIGKILL)
+        card.fail()
+
+        harness.start()
+        let status = json(harness.ctl("status", "--json").stdout)
+        #expect(status["resumeOffer"]?["session"]?.stringValue == "long", "\(status)")
+        #expect(status["volume"]?.doubleValue == 35, "\(status)")
+    }
+
     @Test func aFirstBootOnAFailedCardStillPlays() throws {
         guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
         let harness = DaemonHarness()
