@@ -75,7 +75,7 @@ extension SQLiteStore {
     }
 
     /// `PRAGMA wal_checkpoint(TRUNCATE)`, which reports (not throws) when a reader stopped it.
-    private func checkpointEmptyingWAL(operation: String) throws(StoreError) {
+    func checkpointEmptyingWAL(operation: String) throws(StoreError) {
         let busy = try connection.executeReturningText("PRAGMA wal_checkpoint(TRUNCATE)", operation: operation)
         guard busy.first == "0" else {
             throw StoreError.store(.busy, operation: operation, message: "a reader kept the -wal from being emptied; try again later",

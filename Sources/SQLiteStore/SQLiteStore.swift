@@ -296,7 +296,7 @@ public final class SQLiteStore {
             }
         }
         try configureWriter(connection)
-        boundWriteAheadLog(connection, path: path)
+        store.boundWriteAheadLog()
         let version = try Schema.userVersion(connection, operation: operation)
         guard version <= schemaVersion else {
             throw StoreError.store(.schemaTooNew, operation: operation,
@@ -369,10 +369,10 @@ public final class SQLiteStore {
         keepsWriteAheadLog = connection.keepWriteAheadLogOnClose()
     }
 
-    private static func boundWriteAheadLog(_ connection: Connection, path: String) {
-        guard let size = FileSystem.size(path + "-wal"), size > largestKeptWriteAheadLog else { return }
+    private func boundWriteAheadLog() {
+        guard let size = FileSystem.size(path + "-wal"), size > Self.largestKeptWriteAheadLog else { return }
         // Busy (a reader) or failing, it stays as it is until the next start: it costs room, not data.
-        _ = try? connection.executeReturningText("PRAGMA wal_checkpoint(TRUNCATE)", operation: "open.bound the -wal")
+        try? checkpointEmptyingWAL(operation: "open.bound the -wal")
     }
 
     // MARK: - Transactions
