@@ -42,7 +42,7 @@ STAGES = [
     ("sysinit.target", ("-p ActiveEnterTimestampMonotonic", "sysinit.target")),
     ("basic.target", ("-p ActiveEnterTimestampMonotonic", "basic.target")),
     ("twin's controls ready (uinput, twin only)", ("-p ActiveEnterTimestampMonotonic", "stillroom-uinput.service")),
-    ("stillroom.service starts (ExecStartPre)", ("-p InactiveExitTimestampMonotonic", "stillroom.service")),
+    ("stillroom.service starts", ("-p InactiveExitTimestampMonotonic", "stillroom.service")),
     ("stillroomd exec", ("-p ExecMainStartTimestampMonotonic", "stillroom.service")),
     ("READY=1", ("-p ActiveEnterTimestampMonotonic", "stillroom.service")),
     ("first frame on the screen (PLAY accepted)", "journal"),  # the daemon's "screen: first frame shown"
