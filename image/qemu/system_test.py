@@ -573,6 +573,14 @@ def main():
         opened = box.run("journalctl -b -u stillroom.service -o cat --no-pager | grep -m1 'database:'")[1].strip()
         report.figure("boot2.database_line", opened)
         check("opened the existing database" in opened, "the daemon said: %s" % opened)
+        # The initramfs checks (e2fsck -p: it replays the journal the cut left) and mounts the data partition,
+        # its lines in the kernel log; systemd-fsck@ then finds it mounted and skips it (image/configure-root).
+        early = box.run("dmesg | grep 'stillroom-data: ' | sed 's/^\\[[ 0-9.]*\\] //'")[1].strip()
+        report.figure("boot2.initramfs_fsck", early.splitlines())
+        check("stillroom-data: checked (e2fsck -p: " in early, "the initramfs did not check and mount the data partition: %s" % early)
+        said = [line.split("e2fsck: ", 1)[1] for line in early.splitlines() if "stillroom-data: e2fsck: " in line]
+        repaired = [line for line in said if not re.search(r"recovering journal$|: clean, ", line)]
+        check(not repaired, "the initramfs's e2fsck -p repaired: %s" % repaired)
         fsck = box.run("journalctl -b -o cat --no-pager -u 'systemd-fsck@*' | tail -3")[1].strip()
         report.figure("boot2.fsck", fsck)
         failed_fsck = box.run("systemctl list-units --all --no-legend --state=failed 'systemd-fsck@*'")[1].strip()
