@@ -195,7 +195,7 @@ public final class SQLiteStore {
             }
         }
         let store = SQLiteStore(connection: connection, path: path, isReadOnly: true)
-        if version > schemaVersion {
+        if version > schemaVersion, !(Schema.mayOpen(connection, version: version, operation: operation)) {
             throw StoreError.store(.schemaTooNew, operation: operation,
                                    message: "schema version \(version) is newer than this build's \(schemaVersion)")
         }
@@ -298,12 +298,14 @@ public final class SQLiteStore {
         try configureWriter(connection)
         store.boundWriteAheadLog()
         let version = try Schema.userVersion(connection, operation: operation)
-        guard version <= schemaVersion else {
+        // A newer build's database (after a rollback to this slot: docs/updates.md) is used as it is when that
+        // build says this one may still read and write it.
+        guard version <= schemaVersion || Schema.mayOpen(connection, version: version, operation: operation) else {
             throw StoreError.store(.schemaTooNew, operation: operation,
                                    message: "schema version \(version) is newer than this build's \(schemaVersion); "
                                        + "the file was left untouched")
         }
-        try Schema.migrate(connection, from: version)
+        if version < schemaVersion { try Schema.migrate(connection, from: version) }
         store.keepWriteAheadLog() // only a database this build uses: a refused one is left as it was
         return (store, version)
     }

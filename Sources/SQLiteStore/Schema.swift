@@ -8,6 +8,10 @@
 //   them): a power cut mid-migration leaves the previous version intact, never a half-migrated file.
 // - Every migration gets a fixture in SQLiteStoreTests (a database at the version before, with sample
 //   rows) and is tested from every older version.
+// - Migrations are additive where they can be (new tables; new columns that are nullable or have a
+//   default), so that a box rolled back to the slot it updated from (docs/updates.md) still reads and
+//   writes the file. One that is not raises `schema_compatibility.oldest_reader` to its own version, in
+//   the same transaction: a build older than that refuses the file (`schemaTooNew`) and leaves it as it is.
 
 /// One step from `version - 1` to `version`.
 struct Migration {
@@ -132,6 +136,19 @@ enum Schema {
             "ALTER TABLE practice_run ADD COLUMN title TEXT",
             "PRAGMA user_version = 3",
         ]),
+        Migration(version: 4, summary: "the oldest build that may open this database", statements: [
+            // From this version on, a build finding a database newer than itself reads this row: when its own
+            // version is at least `oldest_reader`, every change since is one it can live with, and it opens
+            // the file as it is (no migration, user_version kept). Builds before 4 do not know the row.
+            """
+            CREATE TABLE schema_compatibility (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                oldest_reader INTEGER NOT NULL CHECK (oldest_reader >= 1)
+            ) STRICT
+            """,
+            "INSERT INTO schema_compatibility (id, oldest_reader) VALUES (1, 4)",
+            "PRAGMA user_version = 4",
+        ]),
     ]
 
     /// The schema version this build writes and reads.
@@ -157,6 +174,17 @@ enum Schema {
                 throw error
             }
         }
+    }
+
+    /// Whether this build may read and write a database at `version`, newer than its own: the database's
+    /// `schema_compatibility.oldest_reader` is at most this build's version. A database without the row
+    /// (or an unreadable one) is not opened.
+    static func mayOpen(_ connection: Connection, version: Int, operation: String) -> Bool {
+        guard version > latestVersion else { return true }
+        let rows = (try? connection.executeReturningText(
+            "SELECT oldest_reader FROM schema_compatibility WHERE id = 1", operation: operation)) ?? []
+        guard let oldest = rows.first.flatMap({ Int($0) }) else { return false }
+        return oldest <= latestVersion
     }
 
     static func userVersion(_ connection: Connection, operation: String) throws(StoreError) -> Int {

@@ -62,6 +62,18 @@ struct MigrationFixture: Sendable {
                                                                    clockTrusted: true, updatedAt: 5, title: "Far sweep"))
             #expect(try store.practiceRun(id: try #require(new.id))?.title == "Far sweep")
         }),
+        // Version 3: no word on which builds may open the file. Migration 4 says: this one and newer.
+        MigrationFixture(version: 3, seed: [
+            """
+            INSERT INTO practice_run (session_id, started_at, actual_listening_seconds, covered_seconds, recording_seconds,
+                                      clock_trusted, updated_at, title)
+            VALUES ('far-sweep', 3, 60, 60, 300, 1, 3, 'Far sweep')
+            """,
+        ], verify: { (store) throws in
+            #expect(try store.recentPracticeRuns(limit: 10).first?.title == "Far sweep")
+            #expect(try store.connection.executeReturningText("SELECT oldest_reader FROM schema_compatibility",
+                                                              operation: "test") == ["4"])
+        }),
     ]
 }
 

@@ -117,6 +117,7 @@ import Testing
         try withSandbox { (sandbox) throws in
             try sandbox.open().store.close()
             try RawDatabase(path: sandbox.path).exec("PRAGMA user_version = \(SQLiteStore.schemaVersion + 1)")
+            try RawDatabase(path: sandbox.path).exec("UPDATE schema_compatibility SET oldest_reader = \(SQLiteStore.schemaVersion + 1)")
             expectStoreError(.schemaTooNew) { _ = try SQLiteStore.openReadOnly(path: sandbox.path) }
         }
     }
