@@ -87,6 +87,11 @@ struct CommandRunner {
                 return try daemonOrOffline("settings", [:], offline: { try Offline(invocation).settings() }, print: Output.settings)
             case "doctor":
                 try expectWords(atMost: 0)
+                if invocation.flags["--essential"] != nil {
+                    // What PLAY needs, asked of the running daemon only: the update's slot check (docs/updates.md).
+                    return try daemon("doctor", [:], print: { Output.doctor(Self.essentialChecks($0)) },
+                                      failsWhen: { Self.essentialChecks($0)["ok"]?.boolValue == false })
+                }
                 return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,
                                            failsWhen: { $0["ok"]?.boolValue == false })
             case "transcript":
@@ -194,7 +199,16 @@ struct CommandRunner {
     }
 
     /// A command that needs the daemon.
-    private func daemon(_ command: String, _ arguments: [String: JSONValue], print: (JSONValue) -> String) throws -> ExitStatus {
+    /// The doctor's checks that PLAY needs (database, content, audio output), with their own "ok".
+    static func essentialChecks(_ result: JSONValue) -> JSONValue {
+        let essential: Set<String> = ["database", "content", "audio output"]
+        let checks = (result["checks"]?.arrayValue ?? []).filter { essential.contains($0["check"]?.stringValue ?? "") }
+        let ok = checks.count == essential.count && checks.allSatisfy { $0["ok"]?.boolValue == true }
+        return .object(["checks": .array(checks), "ok": .bool(ok)])
+    }
+
+    private func daemon(_ command: String, _ arguments: [String: JSONValue], print: (JSONValue) -> String,
+                        failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
         let response: ControlResponse
         do {
             response = try connection.send(command, arguments)
@@ -206,7 +220,7 @@ struct CommandRunner {
             case .broken(let reason): fail(reason, .failed)
             }
         }
-        return show(response, print: print)
+        return show(response, print: print, failsWhen: failsWhen)
     }
 
     /// A read-only command: from the daemon when it runs, else from the database and content folder.

@@ -77,7 +77,7 @@ enum Help {
         "sessions": "Usage: stillroomctl sessions [--theme breathe|focus|unwind] [--favorites] [--offline]\nLists sessions; --offline: only those on the box.",
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
         "transcript": "Usage: stillroomctl transcript ID [--json]\nPrints the transcript with the time of each line, as the daemon has it (bundled or downloaded).\nWith the daemon down, a bundled session's transcript is read from the content folder, and stillroomctl says so.",
-        "doctor": "Usage: stillroomctl doctor [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.",
+        "doctor": "Usage: stillroomctl doctor [--essential] [--json]\nChecks the database, content, audio output, disk space and clock; each ok or what to do.\nExit status 1 when a check fails.\n--essential: only what PLAY needs (database, content, audio output), from the running daemon\n(the update's slot check uses it).",
         "downloads": "Usage: stillroomctl downloads [--json]\nEach download's state (queued, downloading N%, verifying, on this box, failed with the reason and what to do).",
         "download": "Usage: stillroomctl download ID | download cancel ID | download remove ID --yes",
         "history": "Usage: stillroomctl history [month [--month YYYY-MM] | recent | export --format json|csv | delete --run ID | delete --all --yes]\nMinutes are what was really heard; a practice day runs from the day-boundary setting (04:00).",
