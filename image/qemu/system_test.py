@@ -20,6 +20,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemubox import Box, BoxError, check_data_partition, read_png, read_ppm  # noqa: E402
+import update_scenarios  # noqa: E402
 
 # Budgets only stop a test that would hang; the figures are recorded, not asserted (bench/ measures).
 BOOT_BUDGET = 480          # s of guest time from kernel start to READY=1 under TCG on a busy 2-core host
@@ -661,6 +662,10 @@ def main():
                     report.scenario("clean shutdown leaves a clean data partition", clean_shutdown)
         if not box.running():
             report.scenario("kernel hang → the hardware watchdog resets the box", kernel_hang_resets)
+        if not box.running():
+            for name, function in update_scenarios.scenarios(box, report, work_dir, image_dir, check, Skip,
+                                                             BOOT_BUDGET, GUEST_SQL):
+                report.scenario(name, function)
     finally:
         if box.running():
             box.cut_power()

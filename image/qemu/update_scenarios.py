@@ -1,0 +1,291 @@
+"""The system test's update scenarios (docs/updates.md): real RAUC in the twin, bundles made on the host from
+the image's own, a USB stick (a second virtio disk) to carry them, the emulated firmware's A/B choice
+(qemubox), power cuts at the moments that matter.
+
+The bundles, made once per run in WORK/update-bundles:
+  next        the image's own slot images as a new version (what a real update is)
+  broken      the same with a stillroomd that exits at once: it never becomes READY
+  other-key   `next` signed again with a key the box does not trust
+  truncated   the first half of `next`
+  other-box   a bundle for another compatible (stillroom-pi-arm64), signed with the right key
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import time
+
+from qemubox import BoxError, DATA_PARTITION, check_data_partition  # noqa: F401
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KEYS = os.path.join(REPO, ".build", "keys")
+STICK = "/run/stillroom-test-stick"
+SELECT = "/usr/lib/stillroom/stillroom-boot-select"
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def make_bundles(image_dir, work_dir, log=print):
+    """The test's bundles and the stick image that carries them. Returns {name: guest path}, the stick."""
+    out = os.path.join(work_dir, "update-bundles")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    source = sorted(glob.glob(os.path.join(image_dir, "*.raucb")))
+    if not source:
+        raise BoxError("the image has no update bundle beside it (image/build makes one)")
+    key, cert = os.path.join(KEYS, "development.key.pem"), os.path.join(KEYS, "development.cert.pem")
+    content = os.path.join(out, "content")
+    # The bundle's payload is a squashfs at its start (the verity tree and the signature follow it).
+    run(["unsquashfs", "-q", "-n", "-d", content, source[0]])
+    with open(os.path.join(content, "manifest.raucm")) as f:
+        manifest = f.read()
+    version = re.search(r"^version=(.*)$", manifest, re.M).group(1)
+    compatible = re.search(r"^compatible=(.*)$", manifest, re.M).group(1)
+    stick = os.path.join(out, "stick")
+    os.makedirs(stick)
+
+    def bundle(name, folder, new_version, new_compatible=compatible):
+        text = manifest.replace("version=" + version, "version=" + new_version)
+        text = text.replace("compatible=" + compatible, "compatible=" + new_compatible)
+        with open(os.path.join(folder, "manifest.raucm"), "w") as f:
+            f.write(text)
+        path = os.path.join(stick, name + ".raucb")
+        run(["rauc", "bundle", "--cert=" + cert, "--key=" + key, folder, path])
+        return path
+
+    versions = {"next": version + "+next", "broken": version + "+broken"}
+    bundle("next", content, versions["next"])
+    # A root whose stillroomd exits at once: the slot boots, the daemon never becomes READY.
+    broken = os.path.join(out, "broken")
+    os.makedirs(broken)
+    for name in os.listdir(content):
+        if name != "manifest.raucm":
+            os.link(os.path.join(content, name), os.path.join(broken, name))
+    os.unlink(os.path.join(broken, "rootfs.ext4"))
+    shutil.copyfile(os.path.join(content, "rootfs.ext4"), os.path.join(broken, "rootfs.ext4"))
+    fake = os.path.join(out, "stillroomd-broken")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho 'stillroomd (the update test's broken build): exiting' >&2\nexit 1\n")
+    run(["debugfs", "-w", "-R", "rm /usr/bin/stillroomd", os.path.join(broken, "rootfs.ext4")])
+    run(["debugfs", "-w", "-R", "write %s /usr/bin/stillroomd" % fake, os.path.join(broken, "rootfs.ext4")])
+    run(["debugfs", "-w", "-R", "sif /usr/bin/stillroomd mode 0100755", os.path.join(broken, "rootfs.ext4")])
+    bundle("broken", broken, versions["broken"])
+    # Another key: a pair the box has never seen.
+    other_key, other_cert = os.path.join(out, "other.key.pem"), os.path.join(out, "other.cert.pem")
+    run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-days", "3650", "-subj", "/CN=not the vendor", "-keyout", other_key, "-out", other_cert])
+    run(["rauc", "resign", "--cert=" + other_cert, "--key=" + other_key, "--keyring=" + cert,
+         "--signing-keyring=" + other_cert,
+         os.path.join(stick, "next.raucb"), os.path.join(stick, "other-key.raucb")])
+    size = os.path.getsize(os.path.join(stick, "next.raucb"))
+    with open(os.path.join(stick, "next.raucb"), "rb") as f, open(os.path.join(stick, "truncated.raucb"), "wb") as t:
+        t.write(f.read(size // 2))
+    # Another box's bundle: small images, the right key, another compatible.
+    other_box = os.path.join(out, "other-box")
+    os.makedirs(other_box)
+    for name, megabytes in (("rootfs.ext4", 2), ("boot.vfat", 1)):
+        with open(os.path.join(other_box, name), "wb") as f:
+            f.write(os.urandom(megabytes << 20))
+    shutil.copyfile(os.path.join(content, "hook"), os.path.join(other_box, "hook"))
+    bundle("other-box", other_box, version + "+pi", "stillroom-pi-arm64")
+    shutil.rmtree(content)
+    shutil.rmtree(broken)
+    shutil.rmtree(other_box)
+    image = os.path.join(out, "stick.img")
+    megabytes = sum(os.path.getsize(os.path.join(stick, n)) for n in os.listdir(stick)) // (1 << 20) + 64
+    run(["mkfs.ext4", "-q", "-F", "-L", "STICK", "-d", stick, image, "%dM" % megabytes])
+    shutil.rmtree(stick)
+    log("update bundles on the stick: %s (next: %d bytes)" % (", ".join(sorted(versions.values())), size))
+    return {"versions": versions, "stick": image, "size": size, "version": version}
+
+
+def boot_select_status(box):
+    text = box.out(SELECT + " status")
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def mount_stick(box):
+    box.out("mkdir -p %s && (mountpoint -q %s || mount -o ro /dev/disk/by-label/STICK %s)" % (STICK, STICK, STICK))
+
+
+def trial_reboot(box):
+    """`stillroom-boot-select trial-reboot`, detached: the machine goes down under the agent's feet."""
+    box.run("nohup sh -c 'sleep 1; %s trial-reboot' >/run/trial-reboot.log 2>&1 &" % SELECT)
+
+
+def wait_slot_check(box, timeout=420):
+    """Waits for stillroom-slot-check to have run (it is RemainAfterExit: active once done)."""
+    def done():
+        state = box.out("systemctl show -p ActiveState --value stillroom-slot-check.service")
+        return state if state in ("active", "failed") else None
+    return box.wait_until("the slot check", done, timeout, interval=2.0)
+
+
+def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_sql):
+    """The update scenarios, to run after the system test's others on the same box (which is off)."""
+    state = {}
+
+    def history(b):
+        return b.out("stillroomctl --json history recent")
+
+    def boot_ready(label):
+        box.boot()
+        box.wait_agent()
+        props = box.wait_ready(timeout=boot_budget)
+        report.figure(label + ".ready_guest_seconds", round(int(props["ActiveEnterTimestampMonotonic"]) / 1e6, 1))
+        mount_stick(box)
+        wait_slot_check(box)
+        return props
+
+    def refusals():
+        started = time.monotonic()
+        made = make_bundles(image_dir, work_dir)
+        state.update(made)
+        report.figure("update.bundle_bytes", made["size"])
+        report.figure("update.test_bundles_host_seconds", round(time.monotonic() - started, 1))
+        box.extra_drives = [made["stick"]]
+        boot_ready("update.boot_a")
+        before = boot_select_status(box)
+        check(before["booted"] == "A" and before["committed"] == "A", "the box as flashed: %s" % before)
+        state["history"] = history(box)
+        selector_before = box.out("mount -o ro LABEL=STILLBOOT /mnt && cat /mnt/autoboot.txt; umount /mnt")
+        said = []
+        for name, expect in (("other-key", "signature"), ("truncated", ""), ("other-box", "compatible")):
+            code, output = box.run("rauc install %s/%s.raucb 2>&1" % (STICK, name), timeout=600)
+            check(code != 0, "%s: rauc install succeeded: %s" % (name, output))
+            check(expect.lower() in output.lower(), "%s: no word of %r in %s" % (name, expect, output))
+            reason = [line for line in output.splitlines() if "LastError" in line or "rror" in line]
+            said.append("%s: %s" % (name, (reason or output.strip().splitlines())[-1].strip()[:160]))
+        after = boot_select_status(box)
+        check(after == before, "the boot selection changed: %s → %s" % (before, after))
+        selector_after = box.out("mount -o ro LABEL=STILLBOOT /mnt && cat /mnt/autoboot.txt; umount /mnt")
+        check(selector_after == selector_before, "autoboot.txt changed: %r" % selector_after)
+        slot_b = box.run("blkid -o value -s TYPE /dev/disk/by-partuuid/5711100d-06")[1].strip()
+        check(slot_b == "", "slot B's root partition was written (%s)" % slot_b)
+        return "; ".join(said) + "; boot selection and slot B untouched"
+
+    def needs_running_box():
+        if not box.running():
+            raise Skip("the box is off: an update scenario before this one failed")
+
+    def install_and_keep():
+        if "stick" not in state:
+            raise Skip("no bundles")
+        needs_running_box()
+        mount_stick(box)
+        status = box.status()
+        offer_before = (status.get("resumeOffer") or {}).get("position")
+        started = time.monotonic()
+        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
+        took = time.monotonic() - started
+        check(code == 0, "rauc install: %s" % output[-800:])
+        report.figure("update.install_host_seconds", round(took, 1))
+        pending = boot_select_status(box)
+        check(pending["pending"] == "B" and pending["committed"] == "A", "after the install: %s" % pending)
+        check(pending["pending_version"] == state["versions"]["next"], "pending version %r" % pending["pending_version"])
+        # The power goes after the slot is written, before the switch: the old slot boots, the new one waits.
+        box.cut_power()
+        boot_ready("update.boot_after_cut_before_switch")
+        check(box.boot_partition == 2, "after the cut the firmware started %s" % box.boot_partition)
+        waiting = boot_select_status(box)
+        check(waiting["booted"] == "A" and waiting["committed"] == "A" and waiting["pending"] == "B",
+              "after a cut between install and switch: %s" % waiting)
+        trial_reboot(box)
+        check(box.wait_off(180), "the trial reboot did not end the machine")
+        started = time.monotonic()
+        boot_ready("update.boot_b")
+        report.figure("update.reboot_to_ready_host_seconds", round(time.monotonic() - started, 1))
+        check(box.boot_partition == 3, "the firmware started boot partition %s" % box.boot_partition)
+        now = boot_select_status(box)
+        check(now["booted"] == "B" and now["committed"] == "B" and now["pending"] == "",
+              "after the trial: %s" % now)
+        check(now["booted_version"] == state["versions"]["next"], "running %r" % now["booted_version"])
+        check(now["last_result"].startswith("updated"), "last result: %s" % now["last_result"])
+        check(history(box) == state["history"], "the practice history changed across the update")
+        offer_after = (box.status().get("resumeOffer") or {}).get("position")
+        check(offer_after == offer_before, "resume offer %s → %s" % (offer_before, offer_after))
+        quick = box.out(guest_sql("PRAGMA quick_check"))
+        check(quick == "ok", "quick_check: %s" % quick)
+        return "installed in %.0f s; a power cut before the switch kept slot A with B pending; the trial boot of B READY, checked, committed (%s); history and resume offer kept" % (
+            took, now["last_result"])
+
+    def broken_rolls_back():
+        needs_running_box()
+        if boot_select_status(box).get("committed") != "B":
+            raise Skip("the update before did not land")
+        code, output = box.run("rauc install %s/broken.raucb 2>&1" % STICK, timeout=1800)
+        check(code == 0, "rauc install: %s" % output[-800:])
+        trial_reboot(box)
+        check(box.wait_off(180), "the trial reboot did not end the machine")
+        box.boot()
+        check(box.boot_partition == 2, "the trial started boot partition %s" % box.boot_partition)
+        # The slot check gives up on a daemon that keeps failing and reboots; the firmware goes home.
+        check(box.wait_off(600), "the broken slot was never given up")
+        with open(box.console, errors="replace") as f:
+            console = f.read()
+        check("Restarting system with command" not in console, "the give-up reboot handed the firmware a partition")
+        boot_ready("update.boot_after_rollback")
+        check(box.boot_partition == 3, "after the rollback the firmware started %s" % box.boot_partition)
+        now = boot_select_status(box)
+        check(now["booted"] == "B" and now["committed"] == "B", "after the rollback: %s" % now)
+        check("A" in now["bad"].split(), "slot A is not marked bad: %s" % now)
+        check(now["last_result"].startswith("update failed"), "last result: %s" % now["last_result"])
+        check(history(box) == state["history"], "the practice history changed across the rollback")
+        return "the trial's daemon never became READY → marked bad, rebooted home to slot B: %s" % now["last_result"]
+
+    def power_cut_while_writing():
+        needs_running_box()
+        if boot_select_status(box).get("committed") != "B":
+            raise Skip("the update before did not land")
+        box.run("nohup rauc install %s/next.raucb >/run/install.log 2>&1 &" % STICK)
+
+        def writing():
+            sectors = box.out("awk '$3 == \"vda5\" {print $10}' /proc/diskstats")
+            return int(sectors or 0) if int(sectors or 0) > 20 * 2048 else None
+        written = box.wait_until("RAUC writing slot A", writing, 900, interval=1.0)
+        box.cut_power()
+        report.figure("update.cut_after_sectors", written)
+        findings = check_data_partition(box, work_dir)
+        check(findings["quick_check"] == "ok" and findings["fsck_verify_status"] == 0, "data after the cut: %s" % findings)
+        boot_ready("update.boot_after_cut_install")
+        check(box.boot_partition == 3, "after the cut the firmware started %s" % box.boot_partition)
+        now = boot_select_status(box)
+        check(now["booted"] == "B" and now["pending"] == "", "after the cut: %s" % now)
+        check("A" in now["bad"].split(), "the half-written slot A is not marked bad: %s" % now)
+        check(history(box) == state["history"], "the practice history changed")
+        return "cut after %d MB written to slot A: slot B boots, A stays bad, data clean" % (written // 2048)
+
+    def power_cut_in_first_boot():
+        needs_running_box()
+        if boot_select_status(box).get("committed") != "B":
+            raise Skip("the update before did not land")
+        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
+        check(code == 0, "rauc install: %s" % output[-800:])
+        trial_reboot(box)
+        check(box.wait_off(180), "the trial reboot did not end the machine")
+        box.boot()
+        check(box.boot_partition == 2, "the trial started boot partition %s" % box.boot_partition)
+        box.wait_agent()
+        box.cut_power()  # in the new slot's first boot, before its check could keep it
+        boot_ready("update.boot_after_cut_trial")
+        check(box.boot_partition == 3, "after the cut the firmware started %s" % box.boot_partition)
+        now = boot_select_status(box)
+        check(now["booted"] == "B" and now["committed"] == "B", "after the cut: %s" % now)
+        check(now["last_result"].startswith("update failed") and "did not start" in now["last_result"],
+              "last result: %s" % now["last_result"])
+        check(history(box) == state["history"], "the practice history changed")
+        quick = box.out(guest_sql("PRAGMA quick_check"))
+        check(quick == "ok", "quick_check: %s" % quick)
+        return "power cut in the trial's first boot → the firmware went home to slot B: %s" % now["last_result"]
+
+    return [
+        ("update: bundles with another key, truncated, for another box → refused, nothing written", refusals),
+        ("update: install → trial boot → checked and committed; history and resume offer kept", install_and_keep),
+        ("update: a version whose daemon never becomes READY → rolled back by itself", broken_rolls_back),
+        ("update: power cut while RAUC writes the slot → the old slot boots, data intact", power_cut_while_writing),
+        ("update: power cut in the new slot's first boot → back to the old slot", power_cut_in_first_boot),
+    ]
