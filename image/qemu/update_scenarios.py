@@ -213,16 +213,20 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         return "installed in %.0f s; a power cut before the switch kept slot A with B pending; the trial boot of B READY, checked, committed (%s); history and resume offer kept" % (
             took, now["last_result"])
 
-    def broken_rolls_back():
+    def install_on_b_and_try_a(bundle):
+        """From slot B committed: install `bundle` into slot A, reboot once into it; the trial boot has begun."""
         needs_running_box()
         if boot_select_status(box).get("committed") != "B":
             raise Skip("the update before did not land")
-        code, output = box.run("rauc install %s/broken.raucb 2>&1" % STICK, timeout=1800)
+        code, output = box.run("rauc install %s/%s.raucb 2>&1" % (STICK, bundle), timeout=1800)
         check(code == 0, "rauc install: %s" % output[-800:])
         trial_reboot(box)
         check(box.wait_off(180), "the trial reboot did not end the machine")
         box.boot()
         check(box.boot_partition == 2, "the trial started boot partition %s" % box.boot_partition)
+
+    def broken_rolls_back():
+        install_on_b_and_try_a("broken")
         # The slot check gives up on a daemon that keeps failing and reboots; the firmware goes home.
         check(box.wait_off(600), "the broken slot was never given up")
         with open(box.console, errors="replace") as f:
@@ -260,15 +264,7 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         return "cut after %d MB written to slot A: slot B boots, A stays bad, data clean" % (written // 2048)
 
     def power_cut_in_first_boot():
-        needs_running_box()
-        if boot_select_status(box).get("committed") != "B":
-            raise Skip("the update before did not land")
-        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
-        check(code == 0, "rauc install: %s" % output[-800:])
-        trial_reboot(box)
-        check(box.wait_off(180), "the trial reboot did not end the machine")
-        box.boot()
-        check(box.boot_partition == 2, "the trial started boot partition %s" % box.boot_partition)
+        install_on_b_and_try_a("next")
         box.wait_agent()
         box.cut_power()  # in the new slot's first boot, before its check could keep it
         boot_ready("update.boot_after_cut_trial")
