@@ -52,12 +52,8 @@ import Testing
         let harness = DaemonHarness()
         let card = try card(for: harness)
         harness.start()
-        #expect(harness.ctl("play", "long").status == 0)
-        #expect(harness.ctl("seek", "0:12").status == 0)
-        #expect(harness.ctl("pause").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        saveAPlaceAndTheVolume(harness)
         #expect(harness.ctl("favorite", "add", "sweep").status == 0)
-        #expect(harness.ctl("volume", "35").status == 0)
         harness.stop()
         card.fail()
 
@@ -87,6 +83,16 @@ import Testing
         #expect(json(harness.ctl("status", "--json").stdout)["lastCheckpoint"]?["session"]?.stringValue == "long")
     }
 
+    /// 12 s into "long", paused with its checkpoint written, and the volume at 35: what a card failing
+    /// afterwards must still show.
+    private func saveAPlaceAndTheVolume(_ harness: DaemonHarness) {
+        #expect(harness.ctl("play", "long").status == 0)
+        #expect(harness.ctl("seek", "0:12").status == 0)
+        #expect(harness.ctl("pause").status == 0)
+        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        #expect(harness.ctl("volume", "35").status == 0)
+    }
+
     /// The daemon killed (a crash, a watchdog restart) and the card then failing: what the killed daemon
     /// committed is in the -wal alone (no checkpoint, and no -shm since the store holds the database alone).
     @Test func aPlaceSavedJustBeforeAKillIsOfferedFromAReadOnlyCard() throws {
@@ -94,11 +100,7 @@ import Testing
         let harness = DaemonHarness()
         let card = try card(for: harness)
         harness.start()
-        #expect(harness.ctl("play", "long").status == 0)
-        #expect(harness.ctl("seek", "0:12").status == 0)
-        #expect(harness.ctl("pause").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
-        #expect(harness.ctl("volume", "35").status == 0)
+        saveAPlaceAndTheVolume(harness)
         harness.stop(signal: SIGKILL)
         card.fail()
 
