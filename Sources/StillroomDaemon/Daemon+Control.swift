@@ -13,6 +13,7 @@ extension Daemon {
             storedChanged = true // a command may have changed favourites, notices or settings
             refreshModel()
         }
+        if let refusal = refusalWhileUpdating(request.command) { return .failure(refusal) }
         switch request.command {
         case "status": return .success(statusJSON())
         case "play": return playCommand(request)
@@ -45,6 +46,7 @@ extension Daemon {
         case "timer": return timerCommand(request)
         case "screenshot": return screenshotCommand(request)
         case "transcript": return transcriptCommand(request)
+        case "update": return updateCommand(request)
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }

@@ -120,7 +120,7 @@ extension Daemon {
             let at = timeZone.rules.localDateTime(at: due)
             return "Reminder at \(Settings.clock(at.hour * 60 + at.minute))"
         }
-        return InterfaceModel(
+        var model = InterfaceModel(
             sessions: sessions, firstBootSessionID: content.catalog.firstBootSession?.id.rawValue,
             player: InterfaceModel.PlayerInfo(player, positionAt: loop.now),
             transcript: currentTranscript(), breathCues: currentBreathCues(), history: summary, settings: settings,
@@ -128,6 +128,8 @@ extension Daemon {
             clock: InterfaceModel.LocalClock(local),
             todayMinutes: summary.month?.days.first { $0.day == summary.today }?.amount.wholeMinutes ?? 0,
             nextReminder: nextReminder, headphonesConnected: player.headphonesConnected, breathingTimer: breathingTimer)
+        model.systemUpdate = SystemUpdateShown(updates.machine.phase)
+        return model
     }
 
     private func cachedHistorySummary() -> InterfaceModel.HistorySummary {

@@ -101,6 +101,8 @@ public final class Daemon {
     private(set) var exitStatus: Int32 = 0
     /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
     var storageProblem: String?
+    /// System updates: the machine, the agent's folder, a failure to tell (Daemon+Update).
+    var updates = UpdateSide()
     var storageNoticeDismissed = false
     var outputNoticeDismissed = false
     /// Held for the life of the process: no second daemon on this data folder.
@@ -172,6 +174,7 @@ public final class Daemon {
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
         timerRunCheckpoint = loop.makeTimer { [unowned self] in checkpointTimerRun() }
+        startUpdates()
         openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
         try startInterface()
     }

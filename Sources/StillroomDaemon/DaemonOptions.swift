@@ -33,6 +33,9 @@ public struct DaemonOptions: Equatable, Sendable {
     public var allowedHosts: [String] = []
     /// How many times faster than real time the box's clocks run (soaks on simulated devices; 1 = real).
     public var timeWarp: Int64 = 1
+    /// Where the daemon asks the update agent for system updates and reads its reports; updates are
+    /// unavailable when the folder does not exist (the simulator, a desktop).
+    public var updateDirectory = "/run/stillroom-update"
 
     public init() {}
 
@@ -53,6 +56,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
+          --update-dir PATH     requests to the update agent, its reports  [/run/stillroom-update]
           --time-warp N         run the clocks N times fast (simulated devices only: paced audio,
                                 png or no display, terminal or no input, no downloads)
           --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal,
@@ -107,6 +111,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--content-dir": options.contentDirectory = try path()
             case "--board": options.boardFile = try path()
             case "--socket": options.socketPath = try path()
+            case "--update-dir": options.updateDirectory = try path()
             case "--audio-device":
                 let device = try value()
                 guard !device.isEmpty else { throw OptionsError("--audio-device needs a PCM name") }

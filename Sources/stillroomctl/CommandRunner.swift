@@ -100,6 +100,8 @@ struct CommandRunner {
                                            print: Output.transcript,
                                            offlineNote: "the daemon is not running; this is read from the content folder "
                                                + "\(invocation.contentDirectory) (a downloaded session's transcript needs the daemon)")
+            case "update":
+                return try UpdateCommand(invocation: invocation).run()
             case "favorite":
                 guard invocation.words.count == 2, ["add", "remove"].contains(invocation.words[0]) else {
                     throw UsageError("usage: stillroomctl favorite add|remove ID")

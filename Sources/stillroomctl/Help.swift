@@ -52,6 +52,9 @@ enum Help {
           doctor                      database, content, audio output, disk space, clock: ok or what to do
           say TEXT                    speak TEXT through the box (checks the speech path)
           screenshot FILE.png         save what the screen shows now
+          update install FILE|URL     install a signed update bundle (a .raucb, or an https URL on the
+                                      download hosts), then restart into it; refused while playing
+          update status               the running version and slot, the other slot, the last result
 
         Options:
           --socket PATH      the control socket        [/run/stillroom/control.sock]
@@ -86,6 +89,7 @@ enum Help {
         "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
         "screenshot": "Usage: stillroomctl screenshot FILE.png\nSaves what the screen shows now (the daemon writes the file, as its own user).",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
+        "update": "Usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--no-wait] | update status [--json]\nInstalls a signed RAUC bundle into the other slot, with its progress, then the box restarts into it and keeps it\nonly if it starts well (else it goes back by itself). Refused while a session plays. --no-wait: return once it has begun.\nstatus: the running version and slot, the other slot's version, a pending install, the last update's result.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]
 }

@@ -12,7 +12,7 @@ struct Invocation {
     var flags: [String: String] = [:]
 
     /// Flags that take no value.
-    static let bareFlags: Set<String> = ["--json", "--help", "-h", "--favorites", "--offline", "--yes", "--all", "--recent", "--essential"]
+    static let bareFlags: Set<String> = ["--json", "--help", "-h", "--favorites", "--offline", "--yes", "--all", "--recent", "--essential", "--no-wait"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var invocation = Invocation()

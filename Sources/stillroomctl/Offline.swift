@@ -207,7 +207,9 @@ struct Offline {
         return .object(fields)
     }
 
-    private func readFile(_ path: String) throws -> [UInt8] {
+    func readFile(_ path: String) throws -> [UInt8] { try Self.readFile(path) }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
         guard let file = fopen(path, "rb") else {
             throw OfflineError(message: "\(path): \(String(cString: strerror(errno)))", status: .failed)
         }

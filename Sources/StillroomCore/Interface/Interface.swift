@@ -205,6 +205,10 @@ public struct Interface: Equatable, Sendable {
         case .quit: return [.quit]
         case .headphones(let connected):
             return [.headphones(connected: connected)]
+        case _ where model.systemUpdate != nil:
+            // Nothing starts while an update installs; a touch lights the screen and says why.
+            return touch(model, now: now) + say("Installing an update. The box restarts by itself when it is done.",
+                                                short: "Updating.", model)
         case _ where isDescribing:
             return describe(action, model: model, now: now)
         case .playPause where power == .off:

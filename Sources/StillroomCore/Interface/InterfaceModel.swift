@@ -35,6 +35,8 @@ public struct InterfaceModel: Equatable, Sendable {
     /// The silent breathing timer, while one runs (its pattern, start instant and length: the circle's
     /// phase and the time left follow from these and `now` alone).
     public var breathingTimer: BreathingTimer?
+    /// A system update being installed or restarted into: its full-screen notice stands over every screen.
+    public var systemUpdate: SystemUpdateShown?
 
     public init(sessions: [SessionItem] = [], firstBootSessionID: String? = nil, player: PlayerInfo = PlayerInfo(),
                 transcript: Transcript? = nil, breathCues: BreathCueTrack? = nil,
@@ -268,11 +270,30 @@ extension NoticeKind {
     public static let downloadFailed = NoticeKind(rawValue: "download-failed")
     /// A reminder could not sound (quiet hours, night): the silent card.
     public static let reminder = NoticeKind(rawValue: "reminder")
+    /// A system update was refused or broke off; nothing was switched (live, this boot only).
+    public static let updateFailed = NoticeKind(rawValue: "update-failed")
+    /// A new version did not start well and the box went back to the one before (stored until dismissed).
+    public static let updateRolledBack = NoticeKind(rawValue: "update-rolled-back")
 }
 
 extension ResumeOffer {
     /// An offer to resume `title` at `position` (for the daemon and tests outside the core).
     public init(title: String, position: PlaybackPosition) {
         self.init(position: position, title: title)
+    }
+}
+
+/// What the update's full-screen notice shows.
+public enum SystemUpdateShown: Equatable, Sendable {
+    case installing(percent: Int, step: String)
+    case restarting(version: String)
+
+    /// From the update machine's phase: nil when no notice stands.
+    public init?(_ phase: SystemUpdate.Phase) {
+        switch phase {
+        case .installing(let percent, let step): self = .installing(percent: percent, step: step)
+        case .restarting(let version): self = .restarting(version: version)
+        case .idle, .failed: return nil
+        }
     }
 }

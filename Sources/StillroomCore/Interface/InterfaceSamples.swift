@@ -166,7 +166,7 @@ public enum InterfaceSamples {
     }
 
     /// How many of `states` are whole screens (the rest are variants).
-    public static let screenCount = 13
+    public static let screenCount = 14
 
     /// A named state for every screen and its variants.
     public struct State {
@@ -219,6 +219,7 @@ public enum InterfaceSamples {
             state("idle", [Page(.idle)], base),
             state("timer-setup", [Page(.timerSetup)], base),
             state("timer", [Page(.timerSetup), Page(.breathingTimer)], breathing(base)),
+            state("update", [], { var m = base; m.systemUpdate = .installing(percent: 42, step: "Copying image to rootfs.1"); return m }()),
             // Variants.
             state("library-notice", [], withNotice),
             state("library-favourites-empty", [], { var m = base; m.sessions = m.sessions.map { var s = $0; s.isFavourite = false; return s }; return m }(),
@@ -237,6 +238,10 @@ public enum InterfaceSamples {
             state("transcript-long-cue", [Page(.player), Page(.transcript)], { var m = playing(base, position: 36.7); m.transcript = longCueTranscript; return m }()),
             state("history-empty", [Page(.history)], emptyHistory),
             State(name: "settings-editing", interface: editing, model: base, now: now),
+            state("update-restarting", [Page(.player)],
+                  { var m = playing(base, phase: .paused, position: 131); m.systemUpdate = .restarting(version: "2027.01.15-4be1c7a9e0"); return m }()),
+            state("library-update-undone", [], { var m = base; m.notices = [InterfaceModel.Notice(id: 9, kind: .updateRolledBack,
+                message: "A new version did not start well, so the box went back to the one it ran before (update failed: 2027.01.15 (slot B) did not start; back to slot A).")]; return m }()),
             state("library-timer", [Page(.library, focus: .timerLink)], base),
             state("timer-setup-pattern", [Page(.timerSetup, focus: .timerPattern)], breathing(base, pattern: "box", minutes: 10).withoutTimer),
             State(name: "timer-setup-choosing", interface: choosing, model: base, now: now),

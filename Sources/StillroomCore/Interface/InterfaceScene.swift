@@ -18,7 +18,9 @@ public final class InterfaceScene {
     public func scene(_ interface: Interface, model: InterfaceModel, size: PixelSize, now: MonotonicInstant) -> Scene {
         let tokens = DesignTokens(appearance: interface.appearance(model), screen: size, textSize: model.settings.textSize)
         var canvas = Canvas(owner: self, tokens: tokens, model: model, ui: interface, now: now)
-        if interface.showsResumeOffer(model) {
+        if let update = model.systemUpdate {
+            canvas.systemUpdateScreen(update)
+        } else if interface.showsResumeOffer(model) {
             canvas.resumeOfferScreen()
         } else {
             switch interface.screen {

@@ -161,6 +161,8 @@ public enum InterfaceText {
         case .reminder: return "Time for a pause"
         case .storageReadOnly: return "Nothing can be saved"
         case .settingReplaced: return "A setting was put back"
+        case .updateFailed: return "The update was not installed"
+        case .updateRolledBack: return "The update was undone"
         default: return "Notice"
         }
     }
@@ -179,6 +181,11 @@ public enum InterfaceText {
             return "Press PLAY to start a session, or dismiss this card."
         case .storageReadOnly:
             return "Listen as usual; when the box restarts it will try again. Dismissing this card hides it until then."
+        case .updateFailed:
+            return "Nothing changed: the box runs as before. Whoever looks after it can see stillroomctl update status."
+        case .updateRolledBack:
+            return "The box is back on the version it ran before, with your history and places as they were. "
+                + "Whoever looks after it can see stillroomctl update status."
         default:
             return "Dismiss it when you have read it."
         }

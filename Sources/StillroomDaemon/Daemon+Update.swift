@@ -1,0 +1,152 @@
+import ControlProtocol
+import EventLoop
+import Glibc
+import StillroomCore
+
+/// System updates, seen from the daemon: requests to the update agent (root, board/rauc/stillroom-update-agent)
+/// written into the update folder, its reports read back when inotify says they changed, the full-screen
+/// notice while it installs, the restart decided here (docs/updates.md, "Installing from the CLI").
+struct UpdateSide {
+    var machine = SystemUpdate()
+    var watcher: DirectoryWatcher?
+    /// Why the last install failed, while its notice stands (this boot only: nothing was switched).
+    var failureNotice: String?
+}
+
+extension Daemon {
+    static let updateFailureNoticeID: Int64 = -3
+
+    var updatesAvailable: Bool { updates.watcher != nil }
+
+    /// Watches the agent's folder when the box has one (the appliance image); takes up an install that was
+    /// running, or finished, while the daemon was away, and the slots' status (a rollback's notice).
+    func startUpdates() {
+        let folder = options.updateDirectory
+        var info = stat()
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            logger.debug("updates: no folder \(folder); system updates are not available here")
+            return
+        }
+        do {
+            updates.watcher = try DirectoryWatcher(loop: loop, path: folder) { [unowned self] names in
+                if names.contains("progress") { readUpdateProgress(seenBefore: false) }
+                if names.contains("status") { noticeRollback() }
+            }
+        } catch {
+            logger.error("updates: cannot watch \(folder): \(error); system updates are not available")
+            return
+        }
+        readUpdateProgress(seenBefore: true)
+        noticeRollback()
+    }
+
+    func updateCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        switch request.argument("action") ?? "status" {
+        case "status":
+            return .success(updateStatusJSON())
+        case "install":
+            guard updatesAvailable else {
+                return .failure(ControlError(.failed, "system updates are not available on this box (no \(options.updateDirectory): "
+                                             + "they are for the appliance image, not the simulator)"))
+            }
+            let allowList = DownloadHostAllowList(options.manifestURLs.compactMap { try? RemoteURL(parsing: $0).host } + options.allowedHosts)
+            let source: UpdateSource
+            switch UpdateSource.parse(request.argument("source") ?? "", allowList: allowList) {
+            case .success(let parsed): source = parsed
+            case .failure(let refusal): return .failure(ControlError(.invalidArgument, refusal.message))
+            }
+            let playing = player.phase == .playing || player.phase == .loading
+            switch updates.machine.install(source, playing: playing) {
+            case .success(let effects):
+                updates.failureNotice = nil
+                logger.info("updates: installing from \(source)")
+                performUpdate(effects)
+                return .success(updateStatusJSON())
+            case .failure(let refusal):
+                return .failure(ControlError(.busy, refusal.message))
+            }
+        case let other:
+            return .failure(ControlError(.invalidArgument, "unknown update action \"\(other)\"; use install or status"))
+        }
+    }
+
+    /// PLAY and its kin wait while the update's notice stands.
+    func refusalWhileUpdating(_ command: String) -> ControlError? {
+        guard updates.machine.isBusy, ["play", "resume", "toggle", "timer"].contains(command) else { return nil }
+        return ControlError(.busy, "an update is installing; the box restarts by itself when it is done (stillroomctl update status)")
+    }
+
+    var updateFailureLiveNotice: InterfaceModel.Notice? {
+        updates.failureNotice.map { InterfaceModel.Notice(id: Self.updateFailureNoticeID, kind: .updateFailed, message: $0) }
+    }
+
+    private func readUpdateProgress(seenBefore: Bool) {
+        let path = options.updateDirectory + "/progress"
+        guard let bytes = try? FileReading.bytes(path, limit: 16 << 10),
+              let report = UpdateProgress(reportText: String(decoding: bytes, as: UTF8.self)) else { return }
+        let before = updates.machine.phase
+        performUpdate(updates.machine.agentReported(report, seenBefore: seenBefore))
+        if updates.machine.phase != before { refreshModel() }
+    }
+
+    private func performUpdate(_ effects: [SystemUpdate.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .requestInstall(let source):
+                writeUpdateRequest("action=install\nsource=\(source)\n")
+            case .requestRestart:
+                logger.info("updates: installed; restarting into it")
+                writeUpdateRequest("action=restart\n")
+            case .announceFailure(let message):
+                logger.warning("updates: not installed: \(message)")
+                updates.failureNotice = "The update could not be installed: \(message)"
+            }
+        }
+        refreshModel()
+    }
+
+    /// Written beside and renamed, so the agent never reads half a request.
+    private func writeUpdateRequest(_ text: String) {
+        let folder = options.updateDirectory
+        let temporary = folder + "/.request.new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o640)
+        var written = -1
+        if fd >= 0 {
+            written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+        }
+        guard written == text.utf8.count, rename(temporary, folder + "/request") == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            logger.error("updates: cannot ask the agent (\(folder)): \(reason)")
+            performUpdate(updates.machine.agentReported(UpdateProgress(state: .failed, message: "the update agent could not be asked (\(reason))")))
+            return
+        }
+    }
+
+    private func readSlotStatus() -> SlotStatus? {
+        guard let bytes = try? FileReading.bytes(options.updateDirectory + "/status", limit: 16 << 10) else { return nil }
+        return SlotStatus(reportText: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A version that was given up (the box went back by itself) is told on the screen once, as a stored notice
+    /// the owner dismisses; the same result is not told again after a restart.
+    private func noticeRollback() {
+        guard let status = readSlotStatus(), status.lastUpdateRolledBack else { return }
+        let message = "A new version did not start well, so the box went back to the one it ran before (\(status.lastResult))."
+        do {
+            guard try !store.notices(includeDismissed: true).contains(where: { $0.kind == .updateRolledBack && $0.message == message }) else { return }
+            try store.addNotice(kind: .updateRolledBack, message: message, now: wallMilliseconds)
+            logger.warning("updates: \(status.lastResult)")
+        } catch {
+            logger.error("updates: the rollback's notice could not be saved: \(error)")
+        }
+        storedChanged = true
+        refreshModel()
+    }
+
+    func updateStatusJSON() -> JSONValue {
+        guard updatesAvailable else { return UpdateStatusJSON.unavailable(folder: options.updateDirectory) }
+        return UpdateStatusJSON.make(phase: updates.machine.phase, source: updates.machine.source, slots: readSlotStatus())
+    }
+}
