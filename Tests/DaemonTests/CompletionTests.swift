@@ -17,5 +17,7 @@ import Testing
         #expect(complete(["stillroomctl", "history", "ex"]) == "export\n")
         #expect(complete(["stillroomctl", "timer", "start", "--pattern", "4-"]).contains("4-7-8"))
         #expect(complete(["stillroomctl", "--json", "remi"]) == "reminder\n")
+        #expect(complete(["stillroomctl", "upd"]) == "update\n")
+        #expect(complete(["stillroomctl", "update", "in"]) == "install\n")
     }
 }

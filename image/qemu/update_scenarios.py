@@ -11,6 +11,7 @@ The bundles, made once per run in WORK/update-bundles:
 """
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -103,6 +104,17 @@ def make_bundles(image_dir, work_dir, log=print):
     return {"versions": versions, "stick": image, "size": size, "version": version}
 
 
+def screen_change(before, after):
+    """The share of the screen's bytes that differ between two screendumps (PPM files of one size)."""
+    with open(before, "rb") as f:
+        a = f.read()
+    with open(after, "rb") as f:
+        b = f.read()
+    if len(a) != len(b) or not a:
+        return 1.0
+    return sum(1 for x, y in zip(a, b) if x != y) / len(a)
+
+
 def boot_select_status(box):
     text = box.out(SELECT + " status")
     return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
@@ -153,13 +165,17 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(before["booted"] == "A" and before["committed"] == "A", "the box as flashed: %s" % before)
         state["history"] = history(box)
         selector_before = box.out("mount -o ro LABEL=STILLBOOT /mnt && cat /mnt/autoboot.txt; umount /mnt")
+        status = json.loads(box.out("stillroomctl --json update status"))
+        check(status.get("available") and status.get("slots", {}).get("booted") == "A", "update status: %s" % status)
         said = []
-        for name, expect in (("other-key", "signature"), ("truncated", ""), ("other-box", "compatible")):
-            code, output = box.run("rauc install %s/%s.raucb 2>&1" % (STICK, name), timeout=600)
-            check(code != 0, "%s: rauc install succeeded: %s" % (name, output))
-            check(expect.lower() in output.lower(), "%s: no word of %r in %s" % (name, expect, output))
-            reason = [line for line in output.splitlines() if "LastError" in line or "rror" in line]
-            said.append("%s: %s" % (name, (reason or output.strip().splitlines())[-1].strip()[:160]))
+        # Through the CLI and the daemon, as an owner would: the agent runs RAUC, its reason comes back.
+        for name, expect in (("other-key", "signature"), ("truncated", "bundle"), ("other-box", "compatible")):
+            code, output = box.run("stillroomctl update install %s/%s.raucb 2>&1" % (STICK, name), timeout=600)
+            check(code == 1, "%s: stillroomctl update install exited %s: %s" % (name, code, output))
+            check("the update was not installed" in output and expect.lower() in output.lower(),
+                  "%s: no word of %r in %s" % (name, expect, output))
+            said.append("%s: %s" % (name, output.strip().splitlines()[-1].strip()[:160]))
+        check(box.ctl("play")[0] == 0 and box.ctl("stop")[0] == 0, "the box does not play after the refusals")
         after = boot_select_status(box)
         check(after == before, "the boot selection changed: %s → %s" % (before, after))
         selector_after = box.out("mount -o ro LABEL=STILLBOOT /mnt && cat /mnt/autoboot.txt; umount /mnt")
@@ -179,23 +195,26 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         mount_stick(box)
         status = box.status()
         offer_before = (status.get("resumeOffer") or {}).get("position")
+        before = os.path.join(work_dir, "update-before.ppm")
+        box.screendump(before)
         started = time.monotonic()
-        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
+        # As an owner does it: the CLI asks the daemon, the agent installs, the daemon restarts the box.
+        box.run("nohup stillroomctl update install %s/next.raucb >/run/update-cli.log 2>&1 &" % STICK)
+
+        def writing():
+            update = json.loads(box.out("stillroomctl --json update status")).get("update", {})
+            return update if update.get("state") == "installing" and update.get("percent", 0) >= 10 else None
+        progress = box.wait_until("the install's progress", writing, 600, interval=1.0)
+        during = os.path.join(work_dir, "update-installing.ppm")
+        box.screendump(during)
+        changed = screen_change(before, during)
+        report.figure("update.screen_bytes_changed_by_the_notice", changed)
+        check(changed > 0.2, "the screen barely changed during the install (%.2f of its bytes)" % changed)
+        refused = box.run("stillroomctl play 2>&1")
+        check(refused[0] != 0 and "an update is installing" in refused[1], "PLAY during the install: %s" % (refused,))
+        check(box.wait_off(900), "the box did not restart into the update")
         took = time.monotonic() - started
-        check(code == 0, "rauc install: %s" % output[-800:])
-        report.figure("update.install_host_seconds", round(took, 1))
-        pending = boot_select_status(box)
-        check(pending["pending"] == "B" and pending["committed"] == "A", "after the install: %s" % pending)
-        check(pending["pending_version"] == state["versions"]["next"], "pending version %r" % pending["pending_version"])
-        # The power goes after the slot is written, before the switch: the old slot boots, the new one waits.
-        box.cut_power()
-        boot_ready("update.boot_after_cut_before_switch")
-        check(box.boot_partition == 2, "after the cut the firmware started %s" % box.boot_partition)
-        waiting = boot_select_status(box)
-        check(waiting["booted"] == "A" and waiting["committed"] == "A" and waiting["pending"] == "B",
-              "after a cut between install and switch: %s" % waiting)
-        trial_reboot(box)
-        check(box.wait_off(180), "the trial reboot did not end the machine")
+        report.figure("update.install_to_restart_host_seconds", round(took, 1))
         started = time.monotonic()
         boot_ready("update.boot_b")
         report.figure("update.reboot_to_ready_host_seconds", round(time.monotonic() - started, 1))
@@ -210,8 +229,11 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(offer_after == offer_before, "resume offer %s → %s" % (offer_before, offer_after))
         quick = box.out(guest_sql("PRAGMA quick_check"))
         check(quick == "ok", "quick_check: %s" % quick)
-        return "installed in %.0f s; a power cut before the switch kept slot A with B pending; the trial boot of B READY, checked, committed (%s); history and resume offer kept" % (
-            took, now["last_result"])
+        status = json.loads(box.out("stillroomctl --json update status"))
+        check(status["slots"]["other_version"] == state["version"], "update status after the update: %s" % status)
+        return ("stillroomctl update install: %d %% (%s) on the screen's notice, PLAY refused, restarted by the daemon %.0f s "
+                "after the request; the trial boot of B READY, checked, committed (%s); history and resume offer kept") % (
+            progress.get("percent", 0), progress.get("step", ""), took, now["last_result"])
 
     def install_on_b_and_try_a(bundle):
         """From slot B committed: install `bundle` into slot A, reboot once into it; the trial boot has begun."""
@@ -239,6 +261,14 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check("A" in now["bad"].split(), "slot A is not marked bad: %s" % now)
         check(now["last_result"].startswith("update failed"), "last result: %s" % now["last_result"])
         check(history(box) == state["history"], "the practice history changed across the rollback")
+
+        def notice():
+            notices = box.status().get("notices") or []
+            return [n for n in notices if n.get("kind") == "update-rolled-back"] or None
+        told = box.wait_until("the rollback's notice", notice, 60, interval=1.0)
+        check(state["versions"]["broken"] in told[0]["message"], "the notice: %s" % told)
+        said = box.out("stillroomctl update status")
+        check("Last update: update failed" in said and "given up" in said, "update status: %s" % said)
         return "the trial's daemon never became READY → marked bad, rebooted home to slot B: %s" % now["last_result"]
 
     def power_cut_while_writing():
@@ -263,8 +293,26 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(history(box) == state["history"], "the practice history changed")
         return "cut after %d MB written to slot A: slot B boots, A stays bad, data clean" % (written // 2048)
 
-    def power_cut_in_first_boot():
-        install_on_b_and_try_a("next")
+    def power_cut_before_switch_and_in_first_boot():
+        needs_running_box()
+        if boot_select_status(box).get("committed") != "B":
+            raise Skip("the update before did not land")
+        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
+        check(code == 0, "rauc install: %s" % output[-800:])
+        pending = boot_select_status(box)
+        check(pending["pending"] == "A" and pending["committed"] == "B", "after the install: %s" % pending)
+        check(pending["pending_version"] == state["versions"]["next"], "pending version %r" % pending["pending_version"])
+        # The power goes after the slot is written, before the switch: the old slot boots, the new one waits.
+        box.cut_power()
+        boot_ready("update.boot_after_cut_before_switch")
+        check(box.boot_partition == 3, "after the cut the firmware started %s" % box.boot_partition)
+        waiting = boot_select_status(box)
+        check(waiting["booted"] == "B" and waiting["committed"] == "B" and waiting["pending"] == "A",
+              "after a cut between install and switch: %s" % waiting)
+        trial_reboot(box)
+        check(box.wait_off(180), "the trial reboot did not end the machine")
+        box.boot()
+        check(box.boot_partition == 2, "the trial started boot partition %s" % box.boot_partition)
         box.wait_agent()
         box.cut_power()  # in the new slot's first boot, before its check could keep it
         boot_ready("update.boot_after_cut_trial")
@@ -276,12 +324,13 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(history(box) == state["history"], "the practice history changed")
         quick = box.out(guest_sql("PRAGMA quick_check"))
         check(quick == "ok", "quick_check: %s" % quick)
-        return "power cut in the trial's first boot → the firmware went home to slot B: %s" % now["last_result"]
+        return ("a cut after the install, before the switch: slot B booted with A pending; a cut in A's first boot: "
+                "the firmware went home to slot B: %s" % now["last_result"])
 
     return [
         ("update: bundles with another key, truncated, for another box → refused, nothing written", refusals),
-        ("update: install → trial boot → checked and committed; history and resume offer kept", install_and_keep),
+        ("update: stillroomctl update install → notice on screen → trial boot → checked and committed; history kept", install_and_keep),
         ("update: a version whose daemon never becomes READY → rolled back by itself", broken_rolls_back),
         ("update: power cut while RAUC writes the slot → the old slot boots, data intact", power_cut_while_writing),
-        ("update: power cut in the new slot's first boot → back to the old slot", power_cut_in_first_boot),
+        ("update: power cut before the switch, then in the new slot's first boot → the old slot each time", power_cut_before_switch_and_in_first_boot),
     ]

@@ -34,6 +34,9 @@ final class CommandFuzzer {
         options.preview = false
         // A download source that refuses connections: the download commands meet a real manager.
         options.manifestURLs = ["http://127.0.0.1:9/manifest.json"]
+        // An update folder, with this fuzzer as the agent that refuses every bundle (`answerAsTheAgent`).
+        options.updateDirectory = scratch + "/update"
+        mkdir(options.updateDirectory, 0o770)
         let quiet = open("/dev/null", O_WRONLY | O_CLOEXEC)
         do {
             daemon = try Daemon(options: options, environment: [:], logger: Logger(fd: quiet, threshold: .error))
@@ -46,6 +49,7 @@ final class CommandFuzzer {
         for var request in RequestProgram.requests(from: input) {
             confine(&request)
             let answer = daemon.answer(request)
+            answerAsTheAgent()
             let line = ControlCodec.encode(ControlResponse(id: request.id, outcome: answer))
             precondition(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")), "an answer is one line")
             precondition(ControlCodec.decodeResponse(Array(line.dropLast())) != nil, "an answer must decode: \(request)")
@@ -57,6 +61,19 @@ final class CommandFuzzer {
         if let position = status["position"]?.doubleValue, let duration = status["duration"]?.doubleValue {
             precondition(position >= 0 && position <= duration + 0.001, "position \(position) outside 0…\(duration)")
         }
+    }
+
+    /// An install the daemon asked for is refused at once, as RAUC refuses a bad bundle: the box is free
+    /// again for the next request (an install left running would refuse PLAY for the rest of the run).
+    private func answerAsTheAgent() {
+        let folder = scratch + "/update"
+        guard unlink(folder + "/request") == 0 else { return }
+        let report = "state=failed\nmessage=refused by the fuzzer's agent\n"
+        let fd = open(folder + "/.progress", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        _ = report.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        rename(folder + "/.progress", folder + "/progress")
     }
 
     /// Keeps file-writing commands inside the scratch folder: the fuzzer runs as root.

@@ -16,7 +16,7 @@ struct RequestProgram {
         ("favorite", ["action", "session"]), ("doctor", []), ("say", ["text"]), ("settings", ["key", "value"]),
         ("history", ["view", "month", "format", "run", "all"]), ("downloads", ["action", "session", "confirmed"]),
         ("reminder", ["action", "time", "days", "style", "quiet"]), ("timer", ["action", "pattern", "minutes"]),
-        ("screenshot", ["path"]), ("transcript", ["session"]), ("unknown-command", ["by"]),
+        ("screenshot", ["path"]), ("transcript", ["session"]), ("update", ["action", "source"]), ("unknown-command", ["by"]),
     ]
     /// Values worth trying for each key, on top of anything at all.
     static let typical: [String: [JSONValue]] = [
@@ -25,7 +25,9 @@ struct RequestProgram {
         "to": [0, 30, 299, 300, 1e15, -5, 86_400, 86_401, 1e300, "4:30"],
         "level": [0, 50, 100, 101, -1, 1e300, 2.5],
         "notice": [1, 0, -1, 9e18, -9e18, 1e300],
-        "action": ["add", "remove", "start", "cancel", "stop", "show", "set", "off", "list", "delete", "bogus"],
+        "action": ["add", "remove", "start", "cancel", "stop", "show", "set", "off", "list", "delete", "install", "status", "bogus"],
+        "source": ["/media/stick/next.raucb", "https://127.0.0.1/next.raucb", "http://127.0.0.1:9/next.raucb", "next.raucb",
+                   "/etc/passwd", "/a\nb.raucb", "-rf.raucb", ""],
         "text": ["Hello.", "", "\u{1B}[2J\u{07}"],
         "key": ["volume", "headphones-cap", "day-boundary", "text-size", "dim-after", "timer-minutes", "night-starts", "colour"],
         "value": ["20", "23:30", "12:00", "04:00", "largest", "3600", "99999999999999999999", "-1", "", "on"],

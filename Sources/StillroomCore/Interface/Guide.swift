@@ -7,11 +7,12 @@ public enum Guide {
     /// The screens the guide knows, as a person meets them.
     public enum Page: String, Equatable, Hashable, Sendable, CaseIterable {
         case library, session, player, transcript, history, settings, downloads, question, notice, clock
-        case timerSetup, breathingTimer, resumeOffer
+        case timerSetup, breathingTimer, resumeOffer, update
     }
 
     /// The page for what shows now.
     public static func page(_ interface: Interface, _ model: InterfaceModel) -> Page {
+        if model.systemUpdate != nil { return .update }
         if interface.showsResumeOffer(model) { return .resumeOffer }
         switch interface.screen {
         case .library: return .library
@@ -45,6 +46,7 @@ public enum Guide {
         case .timerSetup: return "the breathing timer's set-up"
         case .breathingTimer: return "the running breathing timer"
         case .resumeOffer: return "the offer to resume"
+        case .update: return "an update"
         }
     }
 
@@ -94,6 +96,9 @@ public enum Guide {
         case .resumeOffer:
             return "The box offers to go on where you stopped. PLAY, or a press of the knob, resumes. BACK says not "
                 + "now. Turn the knob to hear the offer again."
+        case .update:
+            return "An update is installing. The controls start nothing until the box has restarted, which it does by "
+                + "itself; any touch says so."
         }
     }
 

@@ -165,7 +165,7 @@ func changedAnything(_ box: InterfaceDriver) -> [InterfaceEffect] {
     static let pages: [String: Guide.Page] = [
         "library": .library, "detail": .session, "player": .player, "transcript": .transcript, "history": .history,
         "settings": .settings, "downloads": .downloads, "confirm": .question, "notice": .notice, "resume": .resumeOffer,
-        "idle": .clock, "timer-setup": .timerSetup, "timer": .breathingTimer,
+        "idle": .clock, "timer-setup": .timerSetup, "timer": .breathingTimer, "update": .update,
     ]
 
     @Test func holdingBackForThreeSecondsSpeaksTheGuideToEachScreenAndGoesNowhere() {

@@ -217,7 +217,7 @@ import Testing
                 let state = InterfaceSamples.states(appearance: .day, textSize: text).first { $0.name == name }!
                 let scene = builder.scene(state.interface, model: state.model, size: Self.sizes[0], now: state.now)
                 // Titles may step down the scale to fit; the screen's own labels grow with the setting.
-                let label = scene.node("header.title") ?? scene.node("idle.date")
+                let label = scene.node("header.title") ?? scene.node("idle.date") ?? scene.node("update.step")
                 guard case .text(let run)? = label?.content else { Issue.record("\(name) has no header"); continue }
                 sizes.append(run.size)
                 for node in scene.nodes {
