@@ -1,0 +1,139 @@
+import Glibc
+import StillroomCore
+import Testing
+import TestSupport
+
+/// The update agent (board/rauc/stillroom-update-agent), run by /bin/sh as the path unit runs it, with a
+/// fake `rauc` that prints what RAUC's CLI prints and a fake boot selection; then the whole chain on the
+/// host: the real daemon asks, the real agent installs and reports, the daemon restarts into it. RAUC
+/// itself, and the restart, run in the twin (image/qemu/update_scenarios.py).
+@Suite struct UpdateAgentTests {
+    final class Agent {
+        let directory = TemporaryDirectory("stillroom-agent")
+        var folder: String { directory.file("update") }
+        var bundle: String { directory.file("next.raucb") }
+
+        /// `rauc install` prints `output` and exits with `status`; the boot selection reports `pending`.
+        init(raucOutput output: String, status: Int32, pending: String = "B") {
+            mkdir(folder, 0o770)
+            mkdir(directory.file("bin"), 0o755)
+            Files.write("x", to: bundle)
+            // Halfway through its output it waits (a bounded while) for the agent to have reported the 40 % line:
+            // progress is told while RAUC works, not when it is done.
+            let parts = output.components(separatedBy: "100% ")
+            let rest = parts.count > 1 ? "100% " + parts[1] : ""
+            Files.write("""
+                #!/bin/sh
+                echo "$@" >> '\(directory.file("rauc-args"))'
+                printf '%s' '\(parts[0])'
+                i=\(parts.count > 1 ? 0 : 200)
+                while [ $i -lt 200 ] && ! grep -q '^percent=40$' '\(folder)/progress' 2>/dev/null; do sleep 0.02; i=$((i + 1)); done
+                grep -q '^percent=40$' '\(folder)/progress' 2>/dev/null && echo yes > '\(directory.file("progress-seen"))'
+                printf '%s' '\(rest)'
+                exit \(status)
+                """, to: directory.file("bin/rauc"))
+            Files.write("""
+                #!/bin/sh
+                case "$1" in
+                  status) printf 'booted=A\\nbooted_version=v1\\ncommitted=A\\npending=\(pending)\\npending_version=v2\\nother_version=v2\\nbad=\\nlast_result=\\n' ;;
+                  trial-reboot) echo trial >> '\(directory.file("reboots"))' ;;
+                esac
+                """, to: directory.file("select"))
+            chmod(directory.file("bin/rauc"), 0o755)
+            chmod(directory.file("select"), 0o755)
+        }
+
+        deinit { directory.remove() }
+
+        @discardableResult
+        func run(_ verb: String, serviceResult: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
+            var environment = ["PATH": directory.file("bin") + ":/usr/bin:/bin", "STILLROOM_UPDATE_DIR": folder,
+                               "STILLROOM_BOOT_SELECT": directory.file("select")]
+            if let serviceResult { environment["SERVICE_RESULT"] = serviceResult }
+            return Subprocess.run("/bin/sh", [RepositoryPaths.root + "/board/rauc/stillroom-update-agent", verb], environment: environment)
+        }
+
+        func request(_ text: String) { Files.write(text, to: folder + "/request") }
+        func file(_ name: String) -> String { Files.exists(folder + "/" + name) ? String(decoding: Files.read(folder + "/" + name), as: UTF8.self) : "" }
+        var progress: UpdateProgress? { UpdateProgress(reportText: file("progress")) }
+    }
+
+    static let installed = "installing\n  0% Installing\n 20% Checking bundle\n 40% Copying image to rootfs.1\n100% Installing done.\nidle\nInstalling `x` succeeded\n"
+
+    @Test func anInstallIsRunAndReportedWithRAUCsProgress() {
+        let agent = Agent(raucOutput: Self.installed, status: 0)
+        agent.request("action=install\nsource=\(agent.bundle)\n")
+        #expect(agent.run("run").status == 0)
+        #expect(!Files.exists(agent.folder + "/request"), "the request was not taken")
+        #expect(agent.file("../rauc-args") == "install -- \(agent.bundle)\n")
+        #expect(agent.progress == UpdateProgress(state: .installed, percent: 100, step: "Installing done.", source: agent.bundle, version: "v2"))
+        #expect(SlotStatus(reportText: agent.file("status"))?.pending == "B", "the slots' status was not published")
+        #expect(agent.file("install.log").contains(" 40% Copying image to rootfs.1"))
+        #expect(agent.file("../progress-seen") == "yes\n", "the 40 % line was not reported while RAUC ran")
+        agent.request("action=restart\n")
+        agent.run("run")
+        #expect(agent.file("../reboots") == "trial\n")
+        #expect(agent.progress?.state == .restarting && agent.progress?.version == "v2")
+    }
+
+    @Test func aRefusalCarriesRAUCsReason() {
+        let agent = Agent(raucOutput: "installing\n  0% Installing\n  0% Checking bundle\nLastError: signature verification failed: certificate not trusted\nidle\nInstalling `x` failed\n", status: 1)
+        agent.request("action=install\nsource=\(agent.bundle)\n")
+        agent.run("run")
+        #expect(agent.progress?.state == .failed)
+        #expect(agent.progress?.message == "signature verification failed: certificate not trusted", "\(agent.file("progress"))")
+    }
+
+    @Test func whatIsNotABundleIsNeverGivenToRAUC() {
+        let agent = Agent(raucOutput: Self.installed, status: 0)
+        for source in ["-rf", "/etc/passwd", "http://host/x.raucb", "relative.raucb", agent.directory.file("missing.raucb")] {
+            agent.request("action=install\nsource=\(source)\n")
+            agent.run("run")
+            #expect(agent.progress?.state == .failed, "\(source): \(agent.file("progress"))")
+        }
+        #expect(!Files.exists(agent.directory.file("rauc-args")), "rauc ran: \(agent.file("../rauc-args"))")
+        // A request that is a symbolic link (the daemon's folder is writable by its user) is not followed.
+        symlink(agent.bundle, agent.folder + "/request")
+        Files.write("action=restart\n", to: agent.bundle)
+        agent.run("run")
+        #expect(!Files.exists(agent.directory.file("reboots")) && !Files.exists(agent.folder + "/request"))
+        // Nothing installed: a restart is refused, not attempted.
+        let none = Agent(raucOutput: "", status: 0, pending: "")
+        none.request("action=restart\n")
+        none.run("run")
+        #expect(none.progress?.state == .failed && none.progress?.message == "nothing is installed to restart into")
+        #expect(!Files.exists(none.directory.file("reboots")))
+    }
+
+    /// An agent killed mid-install (systemd's ExecStopPost with a failed result) reports it, so the daemon's
+    /// notice never waits for ever; after a clean finish it says nothing.
+    @Test func anInstallCutShortIsReportedFailed() {
+        let agent = Agent(raucOutput: "", status: 0)
+        Files.write("state=installing\npercent=30\nsource=/media/x.raucb\n", to: agent.folder + "/progress")
+        agent.run("finish", serviceResult: "success")
+        #expect(agent.progress?.state == .installing)
+        agent.run("finish", serviceResult: "signal")
+        #expect(agent.progress?.state == .failed && (agent.progress?.message ?? "").contains("stopped before it finished (signal)"))
+    }
+
+    /// The whole chain on the host: stillroomctl → stillroomd → request → the agent (run here as the path unit
+    /// would) → fake RAUC → progress → the daemon asks for the restart → the agent runs the trial reboot.
+    @Test func theDaemonAndTheAgentTogether() {
+        let agent = Agent(raucOutput: Self.installed, status: 0)
+        let harness = DaemonHarness(extraArguments: ["--update-dir", agent.folder])
+        harness.start()
+        let cli = Subprocess(BuiltProducts.path("stillroomctl"), ["--socket", harness.socketPath, "update", "install", agent.bundle])
+        for round in 0..<2 { // the install, then the restart the daemon asks for
+            for _ in 0..<500 where !Files.exists(agent.folder + "/request") { usleep(10_000) }
+            #expect(Files.exists(agent.folder + "/request"), "no request \(round)")
+            agent.run("run")
+        }
+        let said = cli.readStdout()
+        #expect(cli.wait() == 0, "\(said) \(cli.readStderr())")
+        #expect(said.contains("Installed v2. The box restarts into it now"), "\(said)")
+        #expect(agent.file("../reboots") == "trial\n")
+        let status = harness.ctl("update", "status").stdout
+        #expect(status.contains("Other slot:  v2 (slot B)") && status.contains("Pending:     v2 in slot B"), "\(status)")
+        harness.stop()
+    }
+}
