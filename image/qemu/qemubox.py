@@ -56,6 +56,8 @@ class Box:
         self.boot_partition = None
         # Disks plugged in besides the card (raw images, read-only): a USB stick with update bundles.
         self.extra_drives = []
+        # QEMU user-network guestfwd options (a host service the guest reaches; the network stays restricted).
+        self.guest_forwards = []
         # The guest's SSH port is forwarded here; the same port at every boot, so a client's known_hosts
         # entry ([127.0.0.1]:port) can tell whether the box's host key changed.
         self.ssh_port = free_port()
@@ -192,7 +194,7 @@ class Box:
             "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
             # A wired network for SSH: DHCP from QEMU, the guest's port 22 on a host port. restrict=on
             # keeps the box off every other network, the host's included: the daemon must need none.
-            "-netdev", "user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:22" % self.ssh_port,
+            "-netdev", ",".join(["user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:%d-:22" % self.ssh_port] + self.guest_forwards),
             "-device", "virtio-net-pci,netdev=net0",
             "-no-reboot",
         ]

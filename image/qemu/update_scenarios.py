@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import time
 
+import bundle_server
 from qemubox import BoxError, DATA_PARTITION, check_data_partition  # noqa: F401
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -96,12 +97,16 @@ def make_bundles(image_dir, work_dir, log=print):
     shutil.rmtree(content)
     shutil.rmtree(broken)
     shutil.rmtree(other_box)
+    # `next` is also served over HTTPS (bundle_server), for the installs RAUC streams from a URL.
+    served = os.path.join(out, "served")
+    os.makedirs(served)
+    os.link(os.path.join(stick, "next.raucb"), os.path.join(served, "next.raucb"))
     image = os.path.join(out, "stick.img")
     megabytes = sum(os.path.getsize(os.path.join(stick, n)) for n in os.listdir(stick)) // (1 << 20) + 64
     run(["mkfs.ext4", "-q", "-F", "-L", "STICK", "-d", stick, image, "%dM" % megabytes])
     shutil.rmtree(stick)
     log("update bundles on the stick: %s (next: %d bytes)" % (", ".join(sorted(versions.values())), size))
-    return {"versions": versions, "stick": image, "size": size, "version": version}
+    return {"versions": versions, "stick": image, "size": size, "version": version, "served": served}
 
 
 def screen_change(before, after):
@@ -113,6 +118,18 @@ def screen_change(before, after):
     if len(a) != len(b) or not a:
         return 1.0
     return sum(1 for x, y in zip(a, b) if x != y) / len(a)
+
+
+def trust_bundle_server(box, ca_path):
+    """Tells the running guest (its RAM overlay: forgotten at the next boot) where the test's HTTPS server is
+    and to trust its CA, and puts the host on the daemon's download hosts (restarting it)."""
+    with open(ca_path) as f:
+        ca = f.read()
+    box.out("grep -q %s /etc/hosts || echo '%s %s' >> /etc/hosts" % (bundle_server.HOST, bundle_server.GUEST_ADDRESS, bundle_server.HOST))
+    box.out("cat >> /etc/ssl/certs/ca-certificates.crt <<'END'\n%sEND" % ca)
+    box.out("sed -i 's/^STILLROOMD_OPTIONS=.*/& --allow-host %s/' /etc/stillroom/stillroomd.env && systemctl restart stillroom"
+            % bundle_server.HOST)
+    box.wait_ready(timeout=300)
 
 
 def boot_select_status(box):
@@ -160,6 +177,9 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         report.figure("update.bundle_bytes", made["size"])
         report.figure("update.test_bundles_host_seconds", round(time.monotonic() - started, 1))
         box.extra_drives = [made["stick"]]
+        state["certificates"] = bundle_server.make_certificates(os.path.join(work_dir, "update-bundles", "certificates"))
+        state["server"] = bundle_server.start(made["served"], state["certificates"])
+        box.guest_forwards = [bundle_server.guest_forward(state["server"])]
         boot_ready("update.boot_a")
         before = boot_select_status(box)
         check(before["booted"] == "A" and before["committed"] == "A", "the box as flashed: %s" % before)
@@ -281,7 +301,10 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         needs_running_box()
         if boot_select_status(box).get("committed") != "B":
             raise Skip("the update before did not land")
-        box.run("nohup rauc install %s/next.raucb >/run/install.log 2>&1 &" % STICK)
+        # From an https URL through the CLI: RAUC streams the bundle from the host's server into slot A.
+        trust_bundle_server(box, state["certificates"][0])
+        ranges_before = state["server"].ranges
+        box.run("nohup stillroomctl update install https://%s/next.raucb >/run/install.log 2>&1 &" % bundle_server.HOST)
 
         def writing():
             sectors = box.out("awk '$3 == \"vda5\" {print $10}' /proc/diskstats")
@@ -289,6 +312,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         written = box.wait_until("RAUC writing slot A", writing, 900, interval=1.0)
         box.cut_power()
         report.figure("update.cut_after_sectors", written)
+        report.figure("update.streamed_range_requests", state["server"].ranges - ranges_before)
+        check(state["server"].ranges > ranges_before, "RAUC wrote slot A without a range request to the server")
         findings = check_data_partition(box, work_dir)
         check(findings["quick_check"] == "ok" and findings["fsck_verify_status"] == 0, "data after the cut: %s" % findings)
         boot_ready("update.boot_after_cut_install")
@@ -297,14 +322,19 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(now["booted"] == "B" and now["pending"] == "", "after the cut: %s" % now)
         check("A" in now["bad"].split(), "the half-written slot A is not marked bad: %s" % now)
         check(history(box) == state["history"], "the practice history changed")
-        return "cut after %d MB written to slot A: slot B boots, A stays bad, data clean" % (written // 2048)
+        return ("stillroomctl update install https://…: RAUC streamed it (%d range requests); cut after %d MB written to "
+                "slot A: slot B boots, A stays bad, data clean") % (state["server"].ranges - ranges_before, written // 2048)
 
     def power_cut_before_switch_and_in_first_boot():
         needs_running_box()
         if boot_select_status(box).get("committed") != "B":
             raise Skip("the update before did not land")
-        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
-        check(code == 0, "rauc install: %s" % output[-800:])
+        # Streamed whole from the URL this time (RAUC itself, as root): the slot it writes is booted below.
+        trust_bundle_server(box, state["certificates"][0])
+        started = time.monotonic()
+        code, output = box.run("rauc install https://%s/next.raucb 2>&1" % bundle_server.HOST, timeout=1800)
+        check(code == 0, "rauc install from the URL: %s" % output[-800:])
+        report.figure("update.streamed_install_host_seconds", round(time.monotonic() - started, 1))
         pending = boot_select_status(box)
         check(pending["pending"] == "A" and pending["committed"] == "B", "after the install: %s" % pending)
         check(pending["pending_version"] == state["versions"]["next"], "pending version %r" % pending["pending_version"])
