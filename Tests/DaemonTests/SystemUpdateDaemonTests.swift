@@ -40,6 +40,13 @@ import TestSupport
             rename(folder + "/." + name + ".new", folder + "/" + name)
         }
 
+        /// `stillroomctl update install BUNDLE`, following the install, once the daemon has asked the agent.
+        func installWithTheCLI() -> Subprocess {
+            let cli = Subprocess(BuiltProducts.path("stillroomctl"), ["--socket", harness.socketPath, "update", "install", bundle])
+            _ = takeRequest()
+            return cli
+        }
+
         func updateStatus() -> JSONValue { json(harness.ctl("--json", "update", "status").stdout) }
 
         /// Polls `update status` until `state` (each poll a real request).
@@ -78,8 +85,7 @@ import TestSupport
     /// The CLI without --no-wait follows the progress and ends when the box restarts into the update.
     @Test func theCLIFollowsTheInstallToTheRestart() {
         let box = Box()
-        let cli = Subprocess(BuiltProducts.path("stillroomctl"), ["--socket", box.harness.socketPath, "update", "install", box.bundle])
-        _ = box.takeRequest()
+        let cli = box.installWithTheCLI()
         box.report("progress", "state=installing\npercent=20\nstep=Checking bundle\n")
         _ = box.waitForState("installing")
         box.report("progress", "state=installed\npercent=100\nversion=2027.01-next\n")
@@ -93,8 +99,7 @@ import TestSupport
 
     @Test func aRefusedBundleIsToldOnScreenAndFreesTheBox() {
         let box = Box()
-        let cli = Subprocess(BuiltProducts.path("stillroomctl"), ["--socket", box.harness.socketPath, "update", "install", box.bundle])
-        _ = box.takeRequest()
+        let cli = box.installWithTheCLI()
         box.report("progress", "state=failed\nsource=\(box.bundle)\nmessage=signature verification failed\n")
         let said = cli.readStderr()
         #expect(cli.wait() == 1)
