@@ -121,14 +121,19 @@ def screen_change(before, after):
 
 
 def trust_bundle_server(box, ca_path):
-    """Tells the running guest (its RAM overlay: forgotten at the next boot) where the test's HTTPS server is
-    and to trust its CA, and puts the host on the daemon's download hosts (restarting it)."""
+    """Tells the running guest where the test's HTTPS server is and to trust its CA, and puts the host on
+    the daemon's download hosts (restarting it). The root is read-only: each file is copied to /run, changed
+    there and bind-mounted over the original, so the next boot has forgotten it all."""
     with open(ca_path) as f:
         ca = f.read()
-    box.out("grep -q %s /etc/hosts || echo '%s %s' >> /etc/hosts" % (bundle_server.HOST, bundle_server.GUEST_ADDRESS, bundle_server.HOST))
-    box.out("cat >> /etc/ssl/certs/ca-certificates.crt <<'END'\n%sEND" % ca)
-    box.out("sed -i 's/^STILLROOMD_OPTIONS=.*/& --allow-host %s/' /etc/stillroom/stillroomd.env && systemctl restart stillroom"
-            % bundle_server.HOST)
+    for path, addition in (("/etc/hosts", "%s %s\n" % (bundle_server.GUEST_ADDRESS, bundle_server.HOST)),
+                           ("/etc/ssl/certs/ca-certificates.crt", ca)):
+        copy = "/run/test-" + os.path.basename(path)
+        box.out("mountpoint -q %s || { cp %s %s && cat >> %s <<'END'\n%sEND\nmount --bind %s %s; }"
+                % (path, path, copy, copy, addition, copy, path))
+    env = "/etc/stillroom/stillroomd.env"
+    box.out("mountpoint -q {env} || {{ sed 's/^STILLROOMD_OPTIONS=.*/& --allow-host {host}/' {env} > /run/test-env && "
+            "mount --bind /run/test-env {env} && systemctl restart stillroom; }}".format(env=env, host=bundle_server.HOST))
     box.wait_ready(timeout=300)
 
 
@@ -195,7 +200,10 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
             check("the update was not installed" in output and expect.lower() in output.lower(),
                   "%s: no word of %r in %s" % (name, expect, output))
             said.append("%s: %s" % (name, output.strip().splitlines()[-1].strip()[:160]))
-        check(box.ctl("play")[0] == 0 and box.ctl("stop")[0] == 0, "the box does not play after the refusals")
+        # Nothing waits on a refused bundle (PLAY after a refusal is SystemUpdateDaemonTests'; playing here would
+        # change the resume offer the next scenario compares across the update).
+        last = json.loads(box.out("stillroomctl --json update status"))["update"]
+        check(last["state"] == "failed" and "Compatible" in last.get("message", ""), "update status after the refusals: %s" % last)
         after = boot_select_status(box)
         check(after == before, "the boot selection changed: %s → %s" % (before, after))
         selector_after = box.out("mount -o ro LABEL=STILLBOOT /mnt && cat /mnt/autoboot.txt; umount /mnt")
@@ -233,7 +241,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         box.screendump(during)
         changed = screen_change(before, during)
         report.figure("update.screen_bytes_changed_by_the_notice", changed)
-        check(changed > 0.2, "the screen barely changed during the install (%.2f of its bytes)" % changed)
+        # The notice and the library share a background; a clock tick or a focus ring changes well under 1 %.
+        check(changed > 0.05, "the screen barely changed during the install (%.2f of its bytes)" % changed)
         refused = box.run("stillroomctl play 2>&1")
         check(refused[0] != 0 and "an update is installing" in refused[1], "PLAY during the install: %s" % (refused,))
         check(box.wait_off(900), "the box did not restart into the update")
