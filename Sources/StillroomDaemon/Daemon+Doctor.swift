@@ -18,6 +18,8 @@ extension Daemon {
             check("database", false, "\(error)", fix: "check the data folder's disk and permissions")
         }
         checks.append(storageCheck())
+        let storage = DataStorageVerdict.of(options.dataDirectory)
+        check("data storage", storage.ok, storage.detail, fix: storage.fix)
         check("content", content.problems.isEmpty,
               content.problems.isEmpty ? "\(content.catalog.sessions.count) sessions, every file present and measured"
                                        : "\(content.problems.count) problems: \(content.problems.first ?? "")",

@@ -1,3 +1,4 @@
+import CLinuxShims
 import ControlProtocol
 import Glibc
 import SQLiteStore
@@ -154,11 +155,21 @@ struct Offline {
             checks.append(.object(["check": "content", "ok": false, "detail": .string("\(error)"), "fix": "reinstall the content package"]))
         }
         checks.append(storageCheck())
+        checks.append(dataStorageCheck())
         var info = statvfs()
         let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
         checks.append(.object(["check": "disk space", "ok": .bool(free >= 64 << 20), "detail": .string("\(free >> 20) MB free"),
                                "fix": "remove downloaded sessions to make room"]))
         return .object(["checks": .array(checks), "ok": false])
+    }
+
+    /// Whether the data folder outlives a power-off (not in RAM: the data partition mounted).
+    func dataStorageCheck() -> JSONValue {
+        let path = invocation.dataDirectory
+        let magic = stillroom_file_system_type(path)
+        let verdict = magic != 0 ? DataStorageVerdict(fileSystemMagic: UInt32(truncatingIfNeeded: magic), path: path)
+                                 : DataStorageVerdict(path: path, unknownBecause: String(cString: strerror(errno)))
+        return .object(["check": "data storage", "ok": .bool(verdict.ok), "detail": .string(verdict.detail), "fix": .string(verdict.fix)])
     }
 
     /// Whether the data folder takes a write: a file made and removed (after an ext4 error the kernel

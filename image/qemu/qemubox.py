@@ -65,10 +65,18 @@ class Box:
 
     # -- the disk -----------------------------------------------------------------------------------------
 
-    def fresh_disk(self):
-        """A new working copy of the image: the box as flashed."""
+    def fresh_disk(self, larger_by_mib=0):
+        """A new working copy of the image: the box as flashed, on a card `larger_by_mib` larger than the
+        image (the data partition grows into the rest at the first boot)."""
         source = os.path.join(self.image_dir, "disk.img")
         subprocess.run(["cp", "--sparse=always", source, self.disk], check=True)
+        self.grow_card(larger_by_mib)
+
+    def grow_card(self, mib):
+        """Makes the working disk `mib` MiB larger at its end (zeros, sparse), as a larger card would be;
+        the box must be off."""
+        if mib:
+            subprocess.run(["truncate", "-s", "+%dM" % mib, self.disk], check=True)
 
     def put_boot_file(self, name, source):
         """Copies `source` onto the working disk's boot selector (FAT, the partition a computer shows when

@@ -19,7 +19,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemubox import Box, BoxError, check_data_partition, read_png, read_ppm  # noqa: E402
+from qemubox import Box, BoxError, DATA_PARTITION, check_data_partition, read_png, read_ppm  # noqa: E402
 import update_scenarios  # noqa: E402
 
 # Budgets only stop a test that would hang; the figures are recorded, not asserted (bench/ measures).
@@ -28,6 +28,11 @@ WATCHDOG_BUDGET = 90       # s from SIGSTOP to a new READY=1 (WatchdogSec 10 + T
 SILENT_RMS = 30.0          # a 16-bit capture quieter than this is silence (the fixtures play at about -10 dBFS)
 AUDIBLE_RMS = 300.0
 SSH_STATE = "/var/lib/stillroom/.sshd"  # the host key and authorized_keys, on the data partition
+# The twin's card is larger than the image, as every real card is: the data partition grows into the rest at
+# the first boot (board/data/stillroom-grow-data). Later the card grows again, for a power cut while it grows.
+CARD_LARGER_MIB = 512
+CARD_LARGER_AGAIN_MIB = 512
+GROW_SLACK_SECTORS = 8 * 2048  # what the growth leaves as not worth a write (its slack_sectors)
 # The daemon holds its database alone while it runs (locking_mode EXCLUSIVE: docs/data.md), so the test
 # reads a copy, as a power cut would leave the files: the database and its -wal, which the copy replays.
 def GUEST_SQL(sql):
@@ -36,6 +41,7 @@ def GUEST_SQL(sql):
 
 
 SUM_LISTENING = GUEST_SQL("SELECT ifnull(sum(actual_listening_seconds), 0) FROM practice_run")
+HISTORY = "SELECT count(*), round(ifnull(sum(actual_listening_seconds), 0), 3) FROM practice_run"
 
 
 class Skip(Exception):
@@ -133,7 +139,8 @@ def main():
     report = Report()
     box = Box(image_dir, work_dir, log=print, arch=arch)
     box.fresh_disk()
-    state = {}
+    state = {"data_mib_flashed": box.partition(DATA_PARTITION)[1] >> 20}
+    box.grow_card(CARD_LARGER_MIB)
     ssh_key, known_hosts = provision_ssh_key(box, work_dir)
 
     # ---- boot 1 ------------------------------------------------------------------------------------------
@@ -166,6 +173,54 @@ def main():
         check(journal.startswith("/run/log/journal/"), "journal file %s" % journal)
         check(box.run("ls /var/log/journal 2>/dev/null | grep -q .")[0] != 0, "a persistent journal exists")
         return "root: overlay on read-only ext4; data: %s; journal in %s" % (data.split()[0], journal.rsplit("/", 2)[0])
+
+    # ---- the data partition grows to the end of the card -------------------------------------------------
+    def data_partition_in_guest(label):
+        """Once stillroom-grow-data has run: (partition MiB, ext4 MiB, what it logged), as the guest's kernel
+        and the superblock have them; the partition and its ext4 must reach the end of the disk."""
+        unit = "stillroom-grow-data.service"
+        box.wait_until(unit + " done", lambda: box.run("systemctl is-active " + unit)[1].strip() in ("active", "failed"),
+                       300, interval=1.0)
+        said = box.run("journalctl -b -u %s -o cat --no-pager" % unit)[1].strip()
+        active = box.run("systemctl is-active " + unit)[1].strip()
+        check(active == "active", "%s is %s: %s" % (unit, active, said))
+        lines = box.out(
+            "p=$(basename $(readlink -f $(findmnt -n -o SOURCE /var/lib/stillroom))); "
+            "d=$(basename $(readlink -f /sys/class/block/$p/..)); "
+            "echo $p $d $(cat /sys/class/block/$d/size /sys/class/block/$p/start /sys/class/block/$p/size); "
+            "dumpe2fs -h /dev/$p 2>/dev/null | sed -n 's/^Block count: *//p; s/^Block size: *//p'").splitlines()
+        part, disk, disk_sectors, start, sectors = lines[0].split()
+        disk_sectors, start, sectors = int(disk_sectors), int(start), int(sectors)
+        ext4_sectors = int(lines[1]) * int(lines[2]) // 512
+        times = box.out("systemctl show %s -p ExecMainStartTimestampMonotonic -p ExecMainExitTimestampMonotonic" % unit)
+        stamps = dict(line.split("=", 1) for line in times.splitlines())
+        took = (int(stamps["ExecMainExitTimestampMonotonic"]) - int(stamps["ExecMainStartTimestampMonotonic"])) / 1e6
+        report.figure(label + ".grow_data_log", said.splitlines())
+        report.figure(label + ".grow_data_unit_seconds", round(took, 2))
+        report.figure(label + ".data_partition_and_ext4_mib", [sectors // 2048, ext4_sectors // 2048])
+        check(start + sectors == disk_sectors // 2048 * 2048,
+              "/dev/%s ends at sector %d; /dev/%s's last whole MiB ends at %d" % (part, start + sectors, disk, disk_sectors // 2048 * 2048))
+        check(sectors - ext4_sectors < GROW_SLACK_SECTORS,
+              "ext4 is %d MiB in a partition of %d MiB" % (ext4_sectors // 2048, sectors // 2048))
+        return sectors // 2048, ext4_sectors // 2048, said
+
+    def grew_line(said):
+        return " | ".join(line for line in said.splitlines() if line.startswith("stillroom-grow-data: ")) or "nothing"
+
+    def data_partition_grows():
+        flashed = state["data_mib_flashed"]
+        partition, ext4, said = data_partition_in_guest("boot1")
+        check(partition == flashed + CARD_LARGER_MIB,
+              "the data partition is %d MiB: flashed %d MiB on a card %d MiB larger" % (partition, flashed, CARD_LARGER_MIB))
+        check("stillroom-grow-data: grew " in said, "no growth logged: %s" % said)
+        df = int(box.out("df -B1M --output=size /var/lib/stillroom | tail -1"))
+        report.figure("boot1.data_df_mib", df)
+        # The doctor's data storage line: the data folder is the partition, not the RAM overlay.
+        doctor = json.loads(box.run("stillroomctl doctor --json")[1])
+        storage = [c for c in doctor["checks"] if c["check"] == "data storage"]
+        check(storage and storage[0]["ok"] and " on ext4" in storage[0]["detail"], "doctor's data storage: %s" % storage)
+        return "%d MiB flashed → partition %d MiB, ext4 %d MiB (df %d MiB), to the disk's end; %s; doctor: %s" % (
+            flashed, partition, ext4, df, grew_line(said), storage[0]["detail"])
 
     def hardware_watchdog():
         identity = box.out("cat /sys/class/watchdog/watchdog0/identity")
@@ -613,10 +668,68 @@ def main():
         check(findings["quick_check"] == "ok", "quick_check: %s" % findings["quick_check"])
         return "systemd poweroff; the data partition is clean without a journal replay; quick_check ok"
 
-    # ---- boot 3 ------------------------------------------------------------------------------------------
-    def kernel_hang_resets():
+    def nothing_left_to_grow():
+        partition, ext4, said = data_partition_in_guest("boot2")
+        check("stillroom-grow-data: grew" not in said, "the second boot grew again: %s" % said)
+        check(partition == state["data_mib_flashed"] + CARD_LARGER_MIB, "the data partition is %d MiB" % partition)
+        return "partition %d MiB, ext4 %d MiB, to the disk's end; stillroom-grow-data logged %s" % (
+            partition, ext4, grew_line(said))
+
+    # ---- boot 3: a power cut while the data partition grows ------------------------------------------------
+    def host_history():
+        """The practice history (runs, seconds) in the database check_data_partition read out last."""
+        database = os.path.join(work_dir, "db", "stillroom.db")
+        return subprocess.run(["sqlite3", database, HISTORY], check=True, capture_output=True, text=True).stdout.strip()
+
+    def power_cut_while_growing():
+        findings = check_data_partition(box, work_dir)
+        check(findings["fsck_verify_status"] == 0 and findings["quick_check"] == "ok", "before: %s" % findings)
+        state["history_before_growth_cut"] = host_history()
+        _, size_before = box.partition(DATA_PARTITION)
+        box.grow_card(CARD_LARGER_AGAIN_MIB)
+        box.boot()
+        # The guest's table writes reach the disk file at once (cache=writeback is the host's page cache):
+        # the cut comes as soon as the data partition's entry is seen grown, between the table and ext4.
+        deadline = time.monotonic() + 600
+        while box.partition(DATA_PARTITION)[1] == size_before:
+            check(box.running(), "QEMU ended before the partition grew: %s" % box.why_ended())
+            check(time.monotonic() < deadline, "the data partition's entry did not grow within 600 s")
+            time.sleep(0.1)
+        box.cut_power()
+        report.figure("growth_cut.host_seconds_from_power_on", round(time.monotonic() - box.launched_at, 1))
+        findings = check_data_partition(box, work_dir)
+        report.figure("growth_cut.offline_check", findings)
+        check(findings["fsck_verify_status"] == 0, "the data partition is not clean after journal replay: %s" % findings)
+        check(findings["fsck_replay_status"] in (0, 1), "e2fsck had to repair: %s" % findings)
+        check(findings["quick_check"] == "ok", "quick_check: %s" % findings["quick_check"])
+        history = host_history()
+        check(history == state["history_before_growth_cut"], "history %s, before the cut %s" % (history, state["history_before_growth_cut"]))
+        return "cut once the table had grown (%d → %d MiB); on the host: e2fsck clean after replay (%s), quick_check ok, history %s intact" % (
+            size_before >> 20, box.partition(DATA_PARTITION)[1] >> 20, findings["fsck_replay_output"][-1:], history)
+
+    def growth_finished_after_cut():
         box.boot()
         box.wait_agent()
+        box.wait_ready(timeout=BOOT_BUDGET)
+        partition, ext4, said = data_partition_in_guest("growth_cut")
+        expected = state["data_mib_flashed"] + CARD_LARGER_MIB + CARD_LARGER_AGAIN_MIB
+        check(partition == expected, "the data partition is %d MiB, not %d" % (partition, expected))
+        history = box.out(GUEST_SQL(HISTORY))
+        check(history == state["history_before_growth_cut"], "history %s, before the cut %s" % (history, state["history_before_growth_cut"]))
+        quick = box.out(GUEST_SQL("PRAGMA quick_check"))
+        check(quick == "ok", "quick_check in the guest: %s" % quick)
+        early = box.run("dmesg | grep 'stillroom-data: e2fsck: ' | sed 's/^.*e2fsck: //'")[1].strip().splitlines()
+        repaired = [line for line in early if not re.search(r"recovering journal$|: clean, ", line)]
+        check(not repaired, "the initramfs's e2fsck -p repaired: %s" % repaired)
+        state["growth_finished"] = True
+        return "partition %d MiB, ext4 %d MiB, to the disk's end; %s; history %s intact, quick_check ok" % (
+            partition, ext4, grew_line(said), history)
+
+    # ---- boot 4 (or 3) -----------------------------------------------------------------------------------
+    def kernel_hang_resets():
+        if not box.running():  # else on the box that finished growing after a cut
+            box.boot()
+            box.wait_agent()
         box.wait_until("the hardware watchdog armed",
                        lambda: box.out("cat /sys/class/watchdog/watchdog0/state") == "active", 120, interval=1.0)
         # No reboot on panic (the image says panic=10): a hung kernel is left to the hardware watchdog.
@@ -639,6 +752,8 @@ def main():
     try:
         if report.scenario("boot to READY=1", boot_to_ready):
             report.scenario("read-only root, data partition, volatile journal", appliance_layout)
+            report.scenario("the data partition grows to the end of a larger card; doctor: data storage on ext4",
+                            data_partition_grows)
             report.scenario("hardware watchdog armed (i6300esb)", hardware_watchdog)
             report.scenario("service hardening as running", hardening)
             report.scenario("maintenance over SSH: key from the boot partition, host key on the data partition",
@@ -659,8 +774,15 @@ def main():
             if report.scenario("power cut mid-playback (QEMU killed); data partition checked offline", power_cut):
                 if report.scenario("boot after the cut: quick_check, resume offer within the window", resume_after_cut):
                     report.scenario("SSH after the reboot: the same host key", ssh_after_reboot)
+                    report.scenario("the second boot finds nothing left to grow", nothing_left_to_grow)
                     report.scenario("clean shutdown leaves a clean data partition", clean_shutdown)
         if not box.running():
+            if report.scenario("power cut while the data partition grows (a larger card again)", power_cut_while_growing):
+                report.scenario("boot after that cut: the growth finished, the data partition clean, the history intact",
+                                growth_finished_after_cut)
+            if box.running() and not state.get("growth_finished"):
+                box.cut_power()
+        if not box.running() or state.get("growth_finished"):
             report.scenario("kernel hang → the hardware watchdog resets the box", kernel_hang_resets)
         if not box.running():
             for name, function in update_scenarios.scenarios(box, report, work_dir, image_dir, check, Skip,

@@ -10,6 +10,7 @@
 #include <sys/timerfd.h>
 #include <sys/timex.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 
 /// TFD_TIMER_CANCEL_ON_SET: a realtime timerfd read fails with ECANCELED when the clock is set.
 static inline int stillroom_tfd_timer_cancel_on_set(void) { return TFD_TIMER_CANCEL_ON_SET; }
@@ -18,6 +19,13 @@ static inline int stillroom_tfd_timer_cancel_on_set(void) { return TFD_TIMER_CAN
 static inline int stillroom_clock_synchronized(void) {
     struct timex state = {0};
     return adjtimex(&state) != TIME_ERROR;
+}
+
+/// The type of the file system `path` is on: statfs(2)'s f_type, a number from linux/magic.h; 0 (with errno
+/// set) when statfs fails. Swift's Glibc module has no statfs.
+static inline unsigned long stillroom_file_system_type(const char *path) {
+    struct statfs info;
+    return statfs(path, &info) == 0 ? (unsigned long)info.f_type : 0;
 }
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC. accept4 and struct ucred need _GNU_SOURCE, which
