@@ -338,12 +338,10 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         needs_running_box()
         if boot_select_status(box).get("committed") != "B":
             raise Skip("the update before did not land")
-        # Streamed whole from the URL this time (RAUC itself, as root): the slot it writes is booted below.
-        trust_bundle_server(box, state["certificates"][0])
-        started = time.monotonic()
-        code, output = box.run("rauc install https://%s/next.raucb 2>&1" % bundle_server.HOST, timeout=1800)
-        check(code == 0, "rauc install from the URL: %s" % output[-800:])
-        report.figure("update.streamed_install_host_seconds", round(time.monotonic() - started, 1))
+        # From the stick: a whole install streamed through the twin's emulated network takes five times as long
+        # (docs/updates.md); the cut while writing above streams.
+        code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
+        check(code == 0, "rauc install: %s" % output[-800:])
         pending = boot_select_status(box)
         check(pending["pending"] == "A" and pending["committed"] == "B", "after the install: %s" % pending)
         check(pending["pending_version"] == state["versions"]["next"], "pending version %r" % pending["pending_version"])
