@@ -24,6 +24,8 @@ from qemubox import BoxError, DATA_PARTITION, check_data_partition  # noqa: F401
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KEYS = os.path.join(REPO, ".build", "keys")
 STICK = "/run/stillroom-test-stick"
+# STILLROOM_UPDATE_STREAMING=1: the cut while writing installs from an https URL (bundle_server) instead of the stick.
+STREAMING = os.environ.get("STILLROOM_UPDATE_STREAMING") == "1"
 SELECT = "/usr/lib/stillroom/stillroom-boot-select"
 
 
@@ -182,9 +184,10 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         report.figure("update.bundle_bytes", made["size"])
         report.figure("update.test_bundles_host_seconds", round(time.monotonic() - started, 1))
         box.extra_drives = [made["stick"]]
-        state["certificates"] = bundle_server.make_certificates(os.path.join(work_dir, "update-bundles", "certificates"))
-        state["server"] = bundle_server.start(made["served"], state["certificates"])
-        box.guest_forwards = [bundle_server.guest_forward(state["server"])]
+        if STREAMING:
+            state["certificates"] = bundle_server.make_certificates(os.path.join(work_dir, "update-bundles", "certificates"))
+            state["server"] = bundle_server.start(made["served"], state["certificates"])
+            box.guest_forwards = [bundle_server.guest_forward(state["server"])]
         boot_ready("update.boot_a")
         before = boot_select_status(box)
         check(before["booted"] == "A" and before["committed"] == "A", "the box as flashed: %s" % before)
@@ -310,10 +313,15 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         needs_running_box()
         if boot_select_status(box).get("committed") != "B":
             raise Skip("the update before did not land")
-        # From an https URL through the CLI: RAUC streams the bundle from the host's server into slot A.
-        trust_bundle_server(box, state["certificates"][0])
-        ranges_before = state["server"].ranges
-        box.run("nohup stillroomctl update install https://%s/next.raucb >/run/install.log 2>&1 &" % bundle_server.HOST)
+        # Through the CLI, from the stick; with STILLROOM_UPDATE_STREAMING=1 from an https URL, RAUC streaming the
+        # bundle from the host's server (not by default: docs/updates.md, a streamed install fails now and then).
+        if STREAMING:
+            trust_bundle_server(box, state["certificates"][0])
+            ranges_before = state["server"].ranges
+            source = "https://%s/next.raucb" % bundle_server.HOST
+        else:
+            source = "%s/next.raucb" % STICK
+        box.run("nohup stillroomctl update install %s >/run/install.log 2>&1 &" % source)
 
         def writing():
             sectors = box.out("awk '$3 == \"vda5\" {print $10}' /proc/diskstats")
@@ -321,8 +329,9 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         written = box.wait_until("RAUC writing slot A", writing, 900, interval=1.0)
         box.cut_power()
         report.figure("update.cut_after_sectors", written)
-        report.figure("update.streamed_range_requests", state["server"].ranges - ranges_before)
-        check(state["server"].ranges > ranges_before, "RAUC wrote slot A without a range request to the server")
+        if STREAMING:
+            report.figure("update.streamed_range_requests", state["server"].ranges - ranges_before)
+            check(state["server"].ranges > ranges_before, "RAUC wrote slot A without a range request to the server")
         findings = check_data_partition(box, work_dir)
         check(findings["quick_check"] == "ok" and findings["fsck_verify_status"] == 0, "data after the cut: %s" % findings)
         boot_ready("update.boot_after_cut_install")
@@ -331,8 +340,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(now["booted"] == "B" and now["pending"] == "", "after the cut: %s" % now)
         check("A" in now["bad"].split(), "the half-written slot A is not marked bad: %s" % now)
         check(history(box) == state["history"], "the practice history changed")
-        return ("stillroomctl update install https://…: RAUC streamed it (%d range requests); cut after %d MB written to "
-                "slot A: slot B boots, A stays bad, data clean") % (state["server"].ranges - ranges_before, written // 2048)
+        return "stillroomctl update install %s: cut after %d MB written to slot A: slot B boots, A stays bad, data clean" % (
+            source, written // 2048)
 
     def power_cut_before_switch_and_in_first_boot():
         needs_running_box()
