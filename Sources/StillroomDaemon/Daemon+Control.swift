@@ -13,7 +13,7 @@ extension Daemon {
             storedChanged = true // a command may have changed favourites, notices or settings
             refreshModel()
         }
-        if let refusal = refusalWhileUpdating(request.command) { return .failure(refusal) }
+        if let refusal = refusalWhileUpdating(request) { return .failure(refusal) }
         switch request.command {
         case "status": return .success(statusJSON())
         case "play": return playCommand(request)

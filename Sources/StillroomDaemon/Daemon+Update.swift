@@ -70,9 +70,11 @@ extension Daemon {
         }
     }
 
-    /// PLAY and its kin wait while the update's notice stands.
-    func refusalWhileUpdating(_ command: String) -> ControlError? {
-        guard updates.machine.isBusy, ["play", "resume", "toggle", "timer"].contains(command) else { return nil }
+    /// PLAY and its kin wait while the update's notice stands; what only reads (the timer's state) still answers.
+    func refusalWhileUpdating(_ request: ControlRequest) -> ControlError? {
+        let starts = ["play", "resume", "toggle"].contains(request.command)
+            || (request.command == "timer" && request.argument("action") == "start")
+        guard updates.machine.isBusy, starts else { return nil }
         return ControlError(.busy, "an update is installing; the box restarts by itself when it is done (stillroomctl update status)")
     }
 

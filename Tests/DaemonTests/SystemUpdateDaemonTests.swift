@@ -70,6 +70,9 @@ import TestSupport
         // While it installs, PLAY waits: over the socket it is refused with the reason.
         let play = box.harness.ctl("play", "sweep")
         #expect(play.status != 0 && play.stderr.contains("an update is installing"), "\(play)")
+        let timer = box.harness.ctl("timer", "start")
+        #expect(timer.status != 0 && timer.stderr.contains("an update is installing"), "\(timer)")
+        #expect(box.harness.ctl("timer").status == 0, "asking for the timer's state is not starting one")
         box.report("progress", "state=installing\npercent=40\nstep=Copying image to rootfs.1\nsource=\(box.bundle)\n")
         let installing = box.waitForState("installing")
         #expect(installing["update"]?["percent"]?.doubleValue == 40, "\(installing)")
