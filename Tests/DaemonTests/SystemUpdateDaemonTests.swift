@@ -195,6 +195,32 @@ import TestSupport
         box.harness.stop()
     }
 
+    /// A rollback on a card that has turned read-only: its notice cannot be kept, the daemon says so in its
+    /// log and stays up, and `update status` still tells the result (read from the agent's folder in /run).
+    @Test func aRollbackOnAReadOnlyCardIsStillTold() throws {
+        let harness = DaemonHarness()
+        let folder = harness.directory.file("update")
+        mkdir(folder, 0o770)
+        harness.extraArguments = ["--update-dir", folder]
+        var why = ""
+        let card = try #require(Ext4Card(mountPoint: harness.dataDirectory, why: &why), "\(why)")
+        harness.start()
+        card.fail()
+        let result = "update failed: 2027.02 (slot B) did not start; back to slot A"
+        Files.write("booted=A\ncommitted=A\nbad=B\nlast_result=\(result)\n", to: folder + "/.status")
+        rename(folder + "/.status", folder + "/status")
+        var said = ""
+        for _ in 0..<300 {
+            said = harness.ctl("update", "status").stdout
+            if said.contains(result) { break }
+            usleep(10_000)
+        }
+        #expect(said.contains("Last update: \(result)"), "\(said)")
+        #expect(harness.ctl("status").status == 0, "the daemon stopped answering")
+        let log = harness.stop().log
+        #expect(log.contains("the rollback's notice could not be saved"), "\(log.suffix(800))")
+    }
+
     /// Garbage in the agent's files is left out, and an agent that cannot be asked is said so: the daemon
     /// stays up and the box plays.
     @Test func garbageAndAMissingFolderNeverStopTheBox() {
