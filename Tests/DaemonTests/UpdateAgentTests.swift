@@ -13,8 +13,9 @@ import TestSupport
         var folder: String { directory.file("update") }
         var bundle: String { directory.file("next.raucb") }
 
-        /// `rauc install` prints `output` and exits with `status`; the boot selection reports `pending`.
-        init(raucOutput output: String, status: Int32, pending: String = "B") {
+        /// `rauc install` prints `output` and exits with `status`; the boot selection reports `pending`. Its first
+        /// `lostRaces` runs fail as Debian 12's RAUC fails when udev made a stream's nbd device go away.
+        init(raucOutput output: String, status: Int32, pending: String = "B", lostRaces: Int = 0) {
             mkdir(folder, 0o770)
             mkdir(directory.file("bin"), 0o755)
             Files.write("x", to: bundle)
@@ -25,6 +26,11 @@ import TestSupport
             Files.write("""
                 #!/bin/sh
                 echo "$@" >> '\(directory.file("rauc-args"))'
+                echo rauc >> '\(directory.file("calls"))'
+                if [ "$(wc -l < '\(directory.file("rauc-args"))')" -le \(lostRaces) ]; then
+                  printf 'installing\\n  0%% Installing\\n  0%% Checking and mounting bundle\\nLastError: \(UpdateAgentTests.lostRace)\\nidle\\nInstalling `x` failed\\n'
+                  exit 1
+                fi
                 printf '%s' '\(parts[0])'
                 i=\(parts.count > 1 ? 0 : 200)
                 while [ $i -lt 200 ] && ! grep -q '^percent=40$' '\(folder)/progress' 2>/dev/null; do sleep 0.02; i=$((i + 1)); done
@@ -39,6 +45,11 @@ import TestSupport
                   trial-reboot) echo trial >> '\(directory.file("reboots"))' ;;
                 esac
                 """, to: directory.file("select"))
+            // Loading the streaming modules and waiting for udev: only recorded.
+            for tool in ["modprobe", "udevadm"] {
+                Files.write("#!/bin/sh\necho \"\(tool) $*\" >> '\(directory.file("calls"))'\n", to: directory.file("bin/" + tool))
+                chmod(directory.file("bin/" + tool), 0o755)
+            }
             chmod(directory.file("bin/rauc"), 0o755)
             chmod(directory.file("select"), 0o755)
         }
@@ -58,6 +69,8 @@ import TestSupport
         var progress: UpdateProgress? { UpdateProgress(reportText: file("progress")) }
     }
 
+    static let lostRace = "Failed mounting bundle: Failed to load dm table: Argument list too long, check DM_VERITY, DM_CRYPT or CRYPTO_AES kernel options."
+    static let url = "https://updates.stillroom.test/next.raucb"
     static let installed = "installing\n  0% Installing\n 20% Checking bundle\n 40% Copying image to rootfs.1\n100% Installing done.\nidle\nInstalling `x` succeeded\n"
 
     @Test func anInstallIsRunAndReportedWithRAUCsProgress() {
@@ -82,6 +95,37 @@ import TestSupport
         agent.run("run")
         #expect(agent.progress?.state == .failed)
         #expect(agent.progress?.message == "signature verification failed: certificate not trusted", "\(agent.file("progress"))")
+    }
+
+    /// A stream's nbd device taken away by udev before RAUC mounted it (RAUC 1.8's race; nothing was written):
+    /// the modules are loaded and udev settled before RAUC starts, and a lost race is tried again, twice at most.
+    @Test func aStreamThatLostTheRaceIsTriedAgain() {
+        let agent = Agent(raucOutput: Self.installed, status: 0, lostRaces: 2)
+        agent.request("action=install\nsource=\(Self.url)\n")
+        agent.run("run")
+        #expect(agent.file("../calls") == "modprobe -qa nbd dm_verity\nudevadm settle --timeout=30\nrauc\nrauc\nrauc\n")
+        #expect(agent.progress?.state == .installed, "\(agent.file("progress"))")
+
+        let unlucky = Agent(raucOutput: Self.installed, status: 0, lostRaces: 3)
+        unlucky.request("action=install\nsource=\(Self.url)\n")
+        unlucky.run("run")
+        #expect(unlucky.file("../rauc-args").split(separator: "\n").count == 3)
+        #expect(unlucky.progress?.state == .failed && unlucky.progress?.message == Self.lostRace, "\(unlucky.file("progress"))")
+    }
+
+    /// Only a stream is tried again, and only when the mount failed: a file, or a refusal, is told at once.
+    @Test func otherFailuresAreNotTriedAgain() {
+        let file = Agent(raucOutput: Self.installed, status: 0, lostRaces: 1)
+        file.request("action=install\nsource=\(file.bundle)\n")
+        file.run("run")
+        #expect(file.file("../calls") == "rauc\n", "a file needs no streaming modules, and is not tried again")
+        #expect(file.progress?.state == .failed)
+
+        let refused = Agent(raucOutput: "installing\nLastError: Compatible mismatch: Expected stillroom-qemu-amd64 but bundle manifest has stillroom-pi-arm64\nidle\n", status: 1)
+        refused.request("action=install\nsource=\(Self.url)\n")
+        refused.run("run")
+        #expect(refused.file("../rauc-args").split(separator: "\n").count == 1)
+        #expect(refused.progress?.message == "Compatible mismatch: Expected stillroom-qemu-amd64 but bundle manifest has stillroom-pi-arm64")
     }
 
     @Test func whatIsNotABundleIsNeverGivenToRAUC() {
