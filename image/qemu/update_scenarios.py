@@ -240,6 +240,14 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         # length. The commit below cannot rewrite the digit in place then and must replace the file whole.
         box.out("mount LABEL=STILLBOOT /mnt && printf '# edited by hand\\r\\n[all]\\r\\nboot_partition=2\\r\\n' "
                 "> /mnt/autoboot.txt && sync && umount /mnt")
+        # The card full to the daemon's user (as something copied there could leave it): RAUC's slot status and
+        # the boot selection's state are root's and live in the 1 % ext4 keeps for root; the new slot's daemon
+        # starts on a full card, the slot check still passes.
+        box.out("runuser -u stillroom -- sh -c 'fallocate -l $(df --output=avail -B1 /var/lib/stillroom | tail -1) "
+                "/var/lib/stillroom/test-fill; dd if=/dev/zero of=/var/lib/stillroom/test-fill-2 bs=4k' 2>/dev/null; true",
+                timeout=120)
+        free = box.out("df --output=avail -B1 /var/lib/stillroom | tail -1")  # statfs's f_bavail: for users
+        check(int(free) == 0, "the card is not full to the daemon's user: %s bytes free" % free)
         before = os.path.join(work_dir, "update-before.ppm")
         box.screendump(before)
         started = time.monotonic()
@@ -279,9 +287,13 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(autoboot.replace("\r", "").splitlines() == ["[all]", "boot_partition=3"], "autoboot.txt after the commit: %r" % autoboot)
         status = json.loads(box.out("stillroomctl --json update status"))
         check(status["slots"]["other_version"] == state["version"], "update status after the update: %s" % status)
-        return ("stillroomctl update install: %d %% (%s) on the screen's notice, PLAY refused, restarted by the daemon %.0f s "
-                "after the request; the trial boot of B READY, checked, committed (%s); history and resume offer kept") % (
-            progress.get("percent", 0), progress.get("step", ""), took, now["last_result"])
+        # Free blocks (root's) and available ones (a user's), times the block size.
+        full = [int(n) for n in box.out("stat -f -c '%f %a %S' /var/lib/stillroom").split()]
+        box.out("rm -f /var/lib/stillroom/test-fill /var/lib/stillroom/test-fill-2")
+        return ("stillroomctl update install on a card full to the daemon's user: %d %% (%s) on the screen's notice, PLAY "
+                "refused, restarted by the daemon %.0f s after the request; the trial boot of B READY, checked, committed "
+                "(%s); history and resume offer kept; then free to root %d bytes, to the daemon's user %d") % (
+            progress.get("percent", 0), progress.get("step", ""), took, now["last_result"], full[0] * full[2], full[1] * full[2])
 
     def install_on_b_and_try_a(bundle):
         """From slot B committed: install `bundle` into slot A, reboot once into it; the trial boot has begun."""
