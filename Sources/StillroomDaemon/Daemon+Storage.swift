@@ -40,6 +40,18 @@ extension Daemon {
         return nil
     }
 
+    /// The room kept for the database: kept, made, or given back to it on a full card.
+    static func keepRoomForTheDatabase(_ options: DaemonOptions, logger: Logger) {
+        switch RoomKeptForTheDatabase.prepare(inDataDirectory: options.dataDirectory) {
+        case .kept, .made, .none: break
+        case .givenBack(let available):
+            logger.notice("storage: the card is full (\(available) bytes free): gave the database the "
+                + "\(RoomKeptForTheDatabase.bytes / 1024) KiB kept for it, so the box can still save and make room")
+        case .failed(let why):
+            logger.warning("storage: no room kept for the database: \(why)")
+        }
+    }
+
     /// Opens the database for writing; when that cannot be done, for reading (what was saved still shows:
     /// history, settings, the place to resume); when even that fails, an empty one in memory. The second
     /// value says why nothing can be saved, or is nil.
@@ -93,12 +105,25 @@ extension Daemon {
         return InterfaceModel.Notice(id: Self.storageNoticeID, kind: .storageReadOnly, message: Self.storageNoticeMessage)
     }
 
+    /// Too full for the database to open for writing (less than the room the daemon keeps for it).
+    static func cardIsFull(_ options: DaemonOptions) -> Bool {
+        (RoomKeptForTheDatabase.availableBytes(options.dataDirectory) ?? Int64.max) < RoomKeptForTheDatabase.fullBelow
+    }
+
     /// The `doctor` line for storage.
     func storageCheck() -> JSONValue {
         let problem = storageProblem ?? Self.dataDirectoryProblem(options.dataDirectory)
+        let fix = if Self.cardIsFull(options) {
+            "the card is full: remove what was copied into \(options.dataDirectory) by hand, or downloaded sessions you no "
+                + "longer need, then restart stillroomd (systemctl restart stillroom); sessions still play meanwhile"
+        } else if storageProblemOnAFullCard {
+            "the card was full when stillroomd started and has room now: restart it (systemctl restart stillroom)"
+        } else {
+            "the card is read-only or failing (see dmesg for ext4 or mmc errors): back up \(options.dataDirectory), check or "
+                + "replace the card; sessions still play meanwhile"
+        }
         return .object(["check": "storage", "ok": .bool(problem == nil),
                         "detail": .string(problem ?? "\(options.dataDirectory) can be written"),
-                        "fix": .string(problem == nil ? "" : "the card is read-only or failing (see dmesg for ext4 or mmc errors): "
-                            + "back up \(options.dataDirectory), check or replace the card; sessions still play meanwhile")])
+                        "fix": .string(problem == nil ? "" : fix)])
     }
 }

@@ -101,6 +101,8 @@ public final class Daemon {
     private(set) var exitStatus: Int32 = 0
     /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
     var storageProblem: String?
+    /// Whether the card was full when `storageProblem` arose at start (doctor's advice differs).
+    var storageProblemOnAFullCard = false
     /// System updates: the machine, the agent's folder, a failure to tell (Daemon+Update).
     var updates = UpdateSide()
     var storageNoticeDismissed = false
@@ -123,7 +125,9 @@ public final class Daemon {
         notifier = SystemdNotifier(environment: environment)
         clockTrusted = SystemClocks.isWallClockSynchronized()
         timeZone = LocalTimeZone(environment: environment, logger: logger)
+        if dataProblem == nil { Self.keepRoomForTheDatabase(options, logger: logger) }
         (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
+        storageProblemOnAFullCard = storageProblem != nil && Self.cardIsFull(options)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         player = PlayerMachine() // the resume offer is decided once downloaded sessions are known, below
         settings = Self.loadSettings(store: store, logger: logger)

@@ -1,0 +1,48 @@
+import Glibc
+@testable import StillroomDaemon
+import TestSupport
+import Testing
+
+/// The room the daemon keeps for the database, on real file systems: kept when there is room, made whole
+/// again after a cut left it short, never taken from a card that has little, given back on a full one.
+/// (FullCardSettingsTests runs the whole daemon on a full card.)
+@Suite struct RoomKeptForTheDatabaseTests {
+    static let name = RoomKeptForTheDatabase.fileName
+
+    func allocatedBytes(_ path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_blocks) * 512 : nil
+    }
+
+    @Test func madeOnceThenKeptAndMadeWholeAfterACut() {
+        let directory = TemporaryDirectory("stillroom-room")
+        defer { directory.remove() }
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: directory.path) == .made)
+        #expect(allocatedBytes(directory.file(Self.name)) == 256 * 1024)
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: directory.path) == .kept)
+        // A cut while it was being made: a short file.
+        truncate(directory.file(Self.name), 1000)
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: directory.path) == .made)
+        #expect(allocatedBytes(directory.file(Self.name)) == 256 * 1024)
+    }
+
+    @Test func givenBackOnAFullCardAndNeverTakenFromALittleRoom() throws {
+        guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }
+        let directory = TemporaryDirectory("stillroom-room")
+        defer { directory.remove() }
+        let disk = try SmallDisk(at: directory.file("card"), kibibytes: 4096)
+        defer { disk.unmount() }
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: disk.path) == .made)
+        disk.fill()
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: disk.path) == .givenBack(availableBefore: 0))
+        #expect(allocatedBytes(disk.path + "/" + Self.name) == nil)
+        #expect(disk.availableBytes >= 256 * 1024)
+        // 256 KiB free, less than the 1 MiB it needs to be kept again: not taken.
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: disk.path) == .none)
+        disk.makeRoom()
+        disk.fill(leavingBytes: 768 * 1024)
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: disk.path) == .none)
+        disk.makeRoom()
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: disk.path) == .made)
+    }
+}
