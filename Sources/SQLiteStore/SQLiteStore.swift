@@ -178,10 +178,11 @@ public final class SQLiteStore {
                 throw error
             }
             connection = plain
-        } catch let error where error.kind == .cannotOpen {
+        } catch let error where error.kind == .cannotOpen || error.kind == .ioError || error.kind == .diskFull {
             // A WAL database in a folder that cannot be written (a card remounted read-only) opens read-only
             // only with a -shm beside it, or one SQLite can create, and the writer never leaves one (it holds
-            // the database alone). After a clean close the -wal is empty and the file alone is the truth:
+            // the database alone); on a full card making one fails too (SQLITE_IOERR_SHMSIZE, or FULL).
+            // After a clean close the -wal is empty and the file alone is the truth:
             // SQLite is told it cannot change. A writer that was killed left its last commits in the -wal:
             // then a copy of both in /tmp is read, where SQLite can make its -shm.
             if (FileSystem.size(path + "-wal") ?? 0) > 32, let copy = FileSystem.scratchCopy(ofDatabase: path),

@@ -1,6 +1,7 @@
 import Glibc
 import SQLiteStore
 import StillroomCore
+@testable import StillroomDaemon
 import TestSupport
 import Testing
 
@@ -133,6 +134,24 @@ import Testing
             let roomy = statusJSON(harness.ctl("doctor", "--json").stdout)["checks"]?.arrayValue?.first { $0["check"]?.stringValue == "storage" }
             #expect(roomy?["fix"]?.stringValue?.hasPrefix("the card was full when stillroomd started and has room now") == true,
                     "\(String(describing: roomy))")
+        }
+    }
+
+    /// Full at start with no room kept (the room file gone): the database cannot open for writing, and what
+    /// was saved still shows, read from a copy (it used to show an empty history and no favourites: the
+    /// read-only open failed too, making its -shm on the full card, and the box fell back to an empty store).
+    @Test
+    func aCardFullAtStartWithNoRoomKeptStillShowsWhatWasSaved() throws {
+        try onSmallDisk(kibibytes: 16384) { harness, disk in
+            harness.start()
+            #expect(harness.ctl("favorite", "add", "sweep").status == 0)
+            harness.stop()
+            _ = unlink(harness.dataDirectory + "/" + RoomKeptForTheDatabase.fileName)
+            disk.fill()
+            harness.start()
+            let status = statusJSON(harness.ctl("status", "--json").stdout)
+            #expect(status["storage"]?["canSave"]?.boolValue == false, "\(status)")
+            #expect(harness.ctl("sessions", "--favorites").stdout.contains("sweep"), "what was saved does not show")
         }
     }
 }
