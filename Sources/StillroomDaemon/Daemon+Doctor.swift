@@ -1,4 +1,5 @@
 import ControlProtocol
+import CurlDownloader
 import EventLoop
 import Glibc
 import StillroomCore
@@ -51,9 +52,5 @@ extension Daemon {
         return .object(["checks": .array(checks), "ok": .bool(checks.allSatisfy { $0["ok"]?.boolValue == true })])
     }
 
-    static func freeBytes(_ path: String) -> Int64 {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return 0 }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
+    static func freeBytes(_ path: String) -> Int64 { DownloadManager.availableBytes(at: path) ?? 0 }
 }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import CurlDownloader
 import FoundationEssentials
 import Glibc
 import SQLiteStore
@@ -107,7 +108,7 @@ extension Daemon {
 
     /// Too full for the database to open for writing (less than the room the daemon keeps for it).
     static func cardIsFull(_ options: DaemonOptions) -> Bool {
-        (RoomKeptForTheDatabase.availableBytes(options.dataDirectory) ?? Int64.max) < RoomKeptForTheDatabase.fullBelow
+        (DownloadManager.availableBytes(at: options.dataDirectory) ?? Int64.max) < RoomKeptForTheDatabase.fullBelow
     }
 
     /// The `doctor` line for storage.

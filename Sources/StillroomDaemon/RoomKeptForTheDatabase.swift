@@ -1,3 +1,4 @@
+import CurlDownloader
 import Glibc
 
 /// A little room the daemon keeps on the data partition (a file of 256 KiB) and gives back when it finds the
@@ -28,19 +29,12 @@ enum RoomKeptForTheDatabase {
         case failed(String)
     }
 
-    /// Bytes the daemon's user may still write where `directory` lives (statvfs's f_bavail), or nil.
-    static func availableBytes(_ directory: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(directory, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
-
     /// What to do at start, before the database is opened.
     static func prepare(inDataDirectory directory: String) -> Outcome {
         let path = directory + "/" + fileName
         var info = stat()
         let size: Int64? = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
-        guard let available = availableBytes(directory) else {
+        guard let available = DownloadManager.availableBytes(at: directory) else {
             return .failed("statvfs \(directory): \(String(cString: strerror(errno)))")
         }
         if available < fullBelow {
