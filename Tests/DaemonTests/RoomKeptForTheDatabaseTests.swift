@@ -45,4 +45,27 @@ import Testing
         disk.makeRoom()
         #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: disk.path) == .made)
     }
+
+    /// What someone may have left at its name: a symbolic link is replaced, never followed (its target is
+    /// untouched); a folder stays, is reported, and the daemon starts and saves as usual.
+    @Test func aLinkOrAFolderAtItsNameIsNeverFollowedAndNeverStopsTheBox() {
+        let directory = TemporaryDirectory("stillroom-room")
+        defer { directory.remove() }
+        Files.write("the owner's notes", to: directory.file("notes.txt"))
+        symlink(directory.file("notes.txt"), directory.file(Self.name))
+        #expect(RoomKeptForTheDatabase.prepare(inDataDirectory: directory.path) == .made)
+        #expect(String(decoding: Files.read(directory.file("notes.txt")), as: UTF8.self) == "the owner's notes")
+        var info = stat()
+        #expect(lstat(directory.file(Self.name), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG)
+
+        let harness = DaemonHarness()
+        mkdir(harness.dataDirectory, 0o750)
+        mkdir(harness.dataDirectory + "/" + Self.name, 0o700)
+        harness.start()
+        let status = statusJSON(harness.ctl("status", "--json").stdout)
+        #expect(status["storage"]?["canSave"]?.boolValue == true, "\(status)")
+        #expect(harness.ctl("favorite", "add", "sweep").status == 0)
+        let log = harness.stop().log
+        #expect(log.contains("no room kept for the database"), "\(log)")
+    }
 }
