@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
         .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
+        // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
+        // for the CLI), interfaces from sysfs and getifaddrs, host lookups for the CLI.
+        .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -63,12 +66,12 @@ let package = Package(
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
             "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
-            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims",
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims", "NetworkProbe",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
         // The maintenance CLI: shares only the control protocol with the daemon; reads the database
         // directly (read-only) when the daemon is down.
-        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore", "CLinuxShims"]),
+        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore", "CLinuxShims", "NetworkProbe"]),
 
         // Fuzzers: built normally they replay their corpus (regression tests, run by scripts/test);
         // built by scripts/fuzz with -sanitize=fuzzer -DFUZZING they fuzz.

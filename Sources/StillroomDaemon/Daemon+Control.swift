@@ -47,6 +47,7 @@ extension Daemon {
         case "screenshot": return screenshotCommand(request)
         case "transcript": return transcriptCommand(request)
         case "update": return updateCommand(request)
+        case "network": return .success(networkJSON())
         default:
             return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
         }

@@ -49,6 +49,7 @@ extension Daemon {
         let synced = SystemClocks.isWallClockSynchronized()
         check("clock", synced, synced ? "synchronised" : "not synchronised: practice times are kept as undated until it is",
               fix: "connect the box to a network so systemd-timesyncd can set the time")
+        if let wifiCheck { checks.append(wifiCheck) }
         return .object(["checks": .array(checks), "ok": .bool(checks.allSatisfy { $0["ok"]?.boolValue == true })])
     }
 

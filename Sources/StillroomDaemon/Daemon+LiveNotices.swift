@@ -17,7 +17,7 @@ extension Daemon {
 
     /// The live notices first (they are the most urgent), then the stored ones.
     func liveNotices() -> [InterfaceModel.Notice] {
-        [storageNotice, outputNotice, updateFailureLiveNotice].compactMap { $0 }
+        [storageNotice, outputNotice, updateFailureLiveNotice, wifiNotice].compactMap { $0 }
     }
 
     /// Dismisses a live notice; false if `id` is not one that stands now.
@@ -26,6 +26,7 @@ extension Daemon {
         case Self.storageNoticeID where storageNotice != nil: storageNoticeDismissed = true // until the next start
         case Self.outputNoticeID where outputNotice != nil: outputNoticeDismissed = true // until the output is lost again
         case Self.updateFailureNoticeID where updates.failureNotice != nil: updates.failureNotice = nil
+        case Self.wifiNoticeID where wifiNotice != nil: wifi.noticeDismissed = true // until the next problem
         default: return false
         }
         return true

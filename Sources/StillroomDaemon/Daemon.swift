@@ -107,6 +107,8 @@ public final class Daemon {
     var updates = UpdateSide()
     var storageNoticeDismissed = false
     var outputNoticeDismissed = false
+    /// The Wi-Fi as wpa_supplicant tells it (Daemon+Wifi).
+    var wifi = WifiSide()
     /// Held for the life of the process: no second daemon on this data folder.
     private let dataLock: DataDirectoryLock
 
@@ -179,6 +181,7 @@ public final class Daemon {
         breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
         timerRunCheckpoint = loop.makeTimer { [unowned self] in checkpointTimerRun() }
         startUpdates()
+        startWifiWatch()
         openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
         try startInterface()
     }

@@ -36,6 +36,8 @@ public struct DaemonOptions: Equatable, Sendable {
     /// Where the daemon asks the update agent for system updates and reads its reports; updates are
     /// unavailable when the folder does not exist (the simulator, a desktop).
     public var updateDirectory = "/run/stillroom-update"
+    /// wpa_supplicant's control sockets, followed for the Wi-Fi's state (nil: not followed, the simulator).
+    public var wifiControlDirectory: String? = "/run/wpa_supplicant"
 
     public init() {}
 
@@ -57,6 +59,7 @@ public struct DaemonOptions: Equatable, Sendable {
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
           --update-dir PATH     requests to the update agent, its reports  [/run/stillroom-update]
+          --wifi-control PATH   wpa_supplicant's control sockets, or none  [/run/wpa_supplicant]
           --time-warp N         run the clocks N times fast (simulated devices only: paced audio,
                                 png or no display, terminal or no input, no downloads)
           --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal,
@@ -112,6 +115,9 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--board": options.boardFile = try path()
             case "--socket": options.socketPath = try path()
             case "--update-dir": options.updateDirectory = try path()
+            case "--wifi-control":
+                let directory = try path()
+                options.wifiControlDirectory = directory == "none" ? nil : directory
             case "--audio-device":
                 let device = try value()
                 guard !device.isEmpty else { throw OptionsError("--audio-device needs a PCM name") }
@@ -188,6 +194,8 @@ public struct DaemonOptions: Equatable, Sendable {
         // A paced fake speaker works on any machine; `--audio-device default` plays through the desktop's ALSA.
         if !explicit.contains("--audio-device") { audioDevice = "paced" }
         if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
+        // A desktop's own Wi-Fi is not the box's: the simulator follows none unless told.
+        if !explicit.contains("--wifi-control") { wifiControlDirectory = nil }
         // The demo server scripts/run starts beside the simulator (scripts/serve-content).
         // Not under a time warp: downloads run on the real network's time.
         if !explicit.contains("--manifest") && timeWarp == 1 { manifestURLs = ["http://127.0.0.1:8765/manifest.json"] }

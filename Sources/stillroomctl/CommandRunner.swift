@@ -93,7 +93,7 @@ struct CommandRunner {
                                       failsWhen: { Self.essentialChecks($0)["ok"]?.boolValue == false })
                 }
                 return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,
-                                           failsWhen: { $0["ok"]?.boolValue == false })
+                                           failsWhen: { $0["ok"]?.boolValue == false }, amend: NetworkCommand(invocation: invocation).addCheck)
             case "transcript":
                 let id = try oneWord("a session id")
                 return try daemonOrOffline("transcript", ["session": .string(id)], offline: { try Offline(invocation).transcript(id) },
@@ -102,6 +102,9 @@ struct CommandRunner {
                                                + "\(invocation.contentDirectory) (a downloaded session's transcript needs the daemon)")
             case "update":
                 return try UpdateCommand(invocation: invocation).run()
+            case "network":
+                try expectWords(atMost: 0)
+                return NetworkCommand(invocation: invocation).run()
             case "favorite":
                 guard invocation.words.count == 2, ["add", "remove"].contains(invocation.words[0]) else {
                     throw UsageError("usage: stillroomctl favorite add|remove ID")
@@ -229,14 +232,14 @@ struct CommandRunner {
     /// `offlineNote`, when given, is said on stderr when the answer comes from the files.
     private func daemonOrOffline(_ command: String, _ arguments: [String: JSONValue], offline: () throws -> JSONValue,
                                  print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false },
-                                 offlineNote: String? = nil) throws -> ExitStatus {
+                                 offlineNote: String? = nil, amend: (JSONValue) -> JSONValue = { $0 }) throws -> ExitStatus {
         let response: ControlResponse
         do {
             response = try connection.send(command, arguments)
         } catch {
             switch error {
             case .unreachable:
-                let result = try offline()
+                let result = amend(try offline())
                 if let offlineNote { write("stillroomctl: \(offlineNote)", to: STDERR_FILENO) }
                 write(invocation.json ? ControlCodec.json(result) : print(result))
                 return failsWhen(result) ? .failed : .ok
@@ -244,7 +247,8 @@ struct CommandRunner {
             case .broken(let reason): fail(reason, .failed)
             }
         }
-        return show(response, print: print, failsWhen: failsWhen)
+        guard case .success(let result) = response.outcome else { return show(response, print: print, failsWhen: failsWhen) }
+        return show(ControlResponse(id: response.id, outcome: .success(amend(result))), print: print, failsWhen: failsWhen)
     }
 
     private func show(_ response: ControlResponse, print: (JSONValue) -> String,

@@ -1,6 +1,6 @@
 enum Help {
     static let text = """
-        Usage: stillroomctl [--socket PATH] [--data-dir PATH] [--content-dir PATH] [--json] COMMAND [ARGS]
+        Usage: stillroomctl [--socket PATH] [--data-dir PATH] [--content-dir PATH] [--wifi-control PATH] [--json] COMMAND [ARGS]
 
         Look after a Stillroom box over SSH. Talks to stillroomd through its control socket; when the
         daemon is down, read-only commands answer from the database and the content folder.
@@ -49,7 +49,9 @@ enum Help {
           settings set KEY VALUE      change one (for example: settings set night-cap 35)
 
         Maintenance:
-          doctor                      database, content, audio output, disk space, clock: ok or what to do
+          doctor                      database, content, audio output, disk space, clock, network:
+                                      ok or what to do
+          network                     interfaces, addresses, Wi-Fi and its signal, download hosts' lookup
           say TEXT                    speak TEXT through the box (checks the speech path)
           screenshot FILE.png         save what the screen shows now
           update install FILE|URL     install a signed update bundle (a .raucb, or an https URL on the
@@ -60,6 +62,7 @@ enum Help {
           --socket PATH      the control socket        [/run/stillroom/control.sock]
           --data-dir PATH    the daemon's data folder   [/var/lib/stillroom]
           --content-dir PATH the bundled content       [/usr/share/stillroom/content]
+          --wifi-control PATH wpa_supplicant's control sockets  [/run/wpa_supplicant]
           --json             print the result as one JSON object
           --help             this text; `stillroomctl COMMAND --help` for one command
 
@@ -80,7 +83,7 @@ enum Help {
         "sessions": "Usage: stillroomctl sessions [--theme breathe|focus|unwind] [--favorites] [--offline]\nLists sessions; --offline: only those on the box.",
         "show": "Usage: stillroomctl show ID\nShows one session: description, length, licence, whether it is on the box.",
         "transcript": "Usage: stillroomctl transcript ID [--json]\nPrints the transcript with the time of each line, as the daemon has it (bundled or downloaded).\nWith the daemon down, a bundled session's transcript is read from the content folder, and stillroomctl says so.",
-        "doctor": "Usage: stillroomctl doctor [--essential] [--json]\nChecks the database, storage (written, and kept across power-offs), content, audio output, disk space and\nclock; each ok or what to do.\nExit status 1 when a check fails.\n--essential: only what PLAY needs (database, content, audio output), from the running daemon\n(the update's slot check uses it).",
+        "doctor": "Usage: stillroomctl doctor [--essential] [--json]\nChecks the database, storage (written, and kept across power-offs), content, audio output, disk space,\nclock and network; each ok or what to do.\nExit status 1 when a check fails.\n--essential: only what PLAY needs (database, content, audio output), from the running daemon\n(the update's slot check uses it).",
         "downloads": "Usage: stillroomctl downloads [--json]\nEach download's state (queued, downloading N%, verifying, on this box, failed with the reason and what to do).",
         "download": "Usage: stillroomctl download ID | download cancel ID | download remove ID --yes",
         "history": "Usage: stillroomctl history [month [--month YYYY-MM] | recent | export --format json|csv | delete --run ID | delete --all --yes]\nMinutes are what was really heard; a practice day runs from the day-boundary setting (04:00).",
@@ -90,6 +93,7 @@ enum Help {
         "screenshot": "Usage: stillroomctl screenshot FILE.png\nSaves what the screen shows now (the daemon writes the file, as its own user).",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
         "update": "Usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--no-wait] | update status [--json]\nInstalls a signed RAUC bundle into the other slot, with its progress, then the box restarts into it and keeps it\nonly if it starts well (else it goes back by itself). Refused while a session plays. --no-wait: return once it has begun.\nstatus: the running version and slot, the other slot's version, a pending install, the last update's result.",
+        "network": "Usage: stillroomctl network [--json]\nEach network interface (wired, Wi-Fi): link, addresses, the Wi-Fi network joined and its signal, or why\nit could not join; then whether the download hosts resolve (known from the running daemon).\nExit status 1 when the box has no usable network. Works with the daemon down.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]
 }

@@ -3,6 +3,8 @@ struct Invocation {
     var socketPath = "/run/stillroom/control.sock"
     var dataDirectory = "/var/lib/stillroom"
     var contentDirectory = "/usr/share/stillroom/content"
+    /// wpa_supplicant's control sockets (`network`, doctor's network line).
+    var wifiControlDirectory = "/run/wpa_supplicant"
     var json = false
     var help = false
     var command: String?
@@ -33,6 +35,7 @@ struct Invocation {
             case "--socket": invocation.socketPath = try value()
             case "--data-dir": invocation.dataDirectory = try value()
             case "--content-dir": invocation.contentDirectory = try value()
+            case "--wifi-control": invocation.wifiControlDirectory = try value()
             case "--json": invocation.json = true
             case "--help", "-h": invocation.help = true
             default:

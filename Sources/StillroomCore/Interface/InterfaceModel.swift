@@ -274,6 +274,8 @@ extension NoticeKind {
     public static let updateFailed = NoticeKind(rawValue: "update-failed")
     /// A new version did not start well and the box went back to the one before (stored until dismissed).
     public static let updateRolledBack = NoticeKind(rawValue: "update-rolled-back")
+    /// The Wi-Fi could not be joined (a refused passphrase, a network not in range); live, until it joins.
+    public static let wifiNotJoined = NoticeKind(rawValue: "wifi-not-joined")
 }
 
 extension ResumeOffer {

@@ -163,6 +163,7 @@ public enum InterfaceText {
         case .settingReplaced: return "A setting was put back"
         case .updateFailed: return "The update was not installed"
         case .updateRolledBack: return "The update was undone"
+        case .wifiNotJoined: return "Wi-Fi not joined"
         default: return "Notice"
         }
     }
@@ -186,6 +187,9 @@ public enum InterfaceText {
         case .updateRolledBack:
             return "The box is back on the version it ran before, with your history and places as they were. "
                 + "Whoever looks after it can see stillroomctl update status."
+        case .wifiNotJoined:
+            return "Nothing is lost: only downloads and setting the clock wait for the network. Whoever looks after "
+                + "the box can write wifi.txt again on the card's boot partition; stillroomctl network says more."
         default:
             return "Dismiss it when you have read it."
         }

@@ -1,0 +1,86 @@
+import Glibc
+import StillroomCore
+
+/// The box's network interfaces as the kernel reports them: names and link state from sysfs, addresses from
+/// getifaddrs(3), the Wi-Fi signal from /proc/net/wireless, and wpa_supplicant's STATUS where it runs.
+public enum InterfaceProbe {
+    public static func read(sysfs: String = "/sys/class/net", wireless: String = "/proc/net/wireless",
+                            supplicantDirectory: String = "/run/wpa_supplicant") -> [NetworkReport.Interface] {
+        let addresses = addressesByInterface()
+        let signals = signalLevels(readText(wireless) ?? "")
+        let supplicants = Set(SupplicantSocket.interfaces(in: supplicantDirectory))
+        return names(in: sysfs).map { name in
+            let isWireless = access("\(sysfs)/\(name)/wireless", F_OK) == 0 || access("\(sysfs)/\(name)/phy80211", F_OK) == 0
+            let operstate = readText("\(sysfs)/\(name)/operstate")?.split(separator: "\n").first.map(String.init) ?? "unknown"
+            let status = supplicants.contains(name)
+                ? SupplicantSocket.ask("STATUS", interface: name, in: supplicantDirectory).flatMap(SupplicantStatus.parse) : nil
+            return NetworkReport.Interface(name: name, wireless: isWireless || status != nil, up: operstate == "up",
+                                           addresses: addresses[name] ?? [], signalDBm: signals[name], supplicant: status)
+        }
+    }
+
+    static func names(in sysfs: String) -> [String] {
+        guard let folder = opendir(sysfs) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// IPv4 and IPv6 addresses by interface name.
+    static func addressesByInterface() -> [String: [String]] {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0 else { return [:] }
+        defer { freeifaddrs(first) }
+        var result: [String: [String]] = [:]
+        var cursor = first
+        while let entry = cursor {
+            cursor = entry.pointee.ifa_next
+            guard let address = entry.pointee.ifa_addr, let name = entry.pointee.ifa_name else { continue }
+            let family = Int32(address.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            let source: UnsafeRawPointer = family == AF_INET
+                ? UnsafeRawPointer(address).advanced(by: MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!)
+                : UnsafeRawPointer(address).advanced(by: MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!)
+            guard inet_ntop(family, source, &text, socklen_t(text.count)) != nil else { continue }
+            result[String(cString: name), default: []].append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return result
+    }
+
+    /// /proc/net/wireless: "wlan0: 0000   70.  -40.  -256 …"; the level column is in dBm.
+    static func signalLevels(_ text: String) -> [String: Int] {
+        var result: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(" ")
+            let columns = line[line.index(after: colon)...].split(separator: " ")
+            guard columns.count >= 3, let level = Double(columns[2].filter { $0 != "." }) else { continue }
+            result[name] = Int(level)
+        }
+        return result
+    }
+
+    static func readText(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(_ character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+    }
+}

@@ -1,0 +1,113 @@
+import EventLoop
+import Glibc
+import StillroomCore
+
+/// Follows wpa_supplicant's events in the daemon's loop: attaches to each control socket in `directory`
+/// (ATTACH, then STATUS for the state it is in), hands what it hears to `onMessage`, and attaches again
+/// whenever a socket is made anew (wpa_supplicant restarted). Until wpa_supplicant runs the folder may not
+/// exist: its parent is watched until it does. Nothing is polled; a box without Wi-Fi costs one inotify watch.
+public final class SupplicantMonitor {
+    public enum Message: Equatable, Sendable {
+        case event(interface: String, SupplicantEvent)
+        case status(interface: String, SupplicantStatus)
+    }
+
+    private let loop: EventLoop
+    private let directory: String
+    private let onMessage: (Message) -> Void
+    private var watcher: DirectoryWatcher?
+    private var watchingParent = false
+    private var attached: [String: (socket: SupplicantSocketBox, watch: IOWatch)] = [:]
+
+    public init(loop: EventLoop, directory: String, onMessage: @escaping (Message) -> Void) {
+        self.loop = loop
+        self.directory = directory
+        self.onMessage = onMessage
+        watchFolder()
+    }
+
+    deinit {
+        for (_, entry) in attached { entry.watch.cancel() }
+    }
+
+    /// The interfaces followed now.
+    public var interfaces: [String] { attached.keys.sorted() }
+
+    private func watchFolder() {
+        if let made = try? DirectoryWatcher(loop: loop, path: directory, onChange: { [unowned self] _ in attachAll() }) {
+            watcher = made
+            watchingParent = false
+            attachAll()
+            return
+        }
+        let parent = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let name = String(directory.split(separator: "/").last ?? "")
+        watcher = try? DirectoryWatcher(loop: loop, path: parent.isEmpty ? "/" : parent) { [unowned self] names in
+            if names.contains(name) { watchFolder() }
+        }
+        watchingParent = true
+    }
+
+    /// Attaches to every socket not yet followed, and again to one whose socket file was made anew.
+    private func attachAll() {
+        var statInfo = stat()
+        if watchingParent || stat(directory, &statInfo) != 0 {
+            // The folder went away (wpa_supplicant removes it when its last interface goes): start over.
+            for (_, entry) in attached { entry.watch.cancel() }
+            attached = [:]
+            if !watchingParent { watchFolder() }
+            return
+        }
+        let present = Set(SupplicantSocket.interfaces(in: directory))
+        for (interface, entry) in attached where !present.contains(interface) || entry.socket.inode != Self.inode(directory + "/" + interface) {
+            entry.watch.cancel()
+            attached[interface] = nil
+        }
+        for interface in present.sorted() where attached[interface] == nil {
+            attach(interface)
+        }
+    }
+
+    private func attach(_ interface: String) {
+        let path = directory + "/" + interface
+        guard let socket = try? SupplicantSocketBox(path: path, inode: Self.inode(path)) else { return }
+        guard let watch = try? loop.watch(socket.socket.fd, for: .readable, handler: { [unowned self] _ in read(interface) }) else { return }
+        attached[interface] = (socket, watch)
+        socket.socket.send("ATTACH")
+        socket.socket.send("STATUS")
+    }
+
+    private func read(_ interface: String) {
+        guard let entry = attached[interface] else { return }
+        let (datagrams, gone) = entry.socket.socket.receiveWaiting()
+        for datagram in datagrams {
+            if datagram.hasPrefix("<") {
+                if let event = SupplicantEvent.parse(datagram) { onMessage(.event(interface: interface, event)) }
+            } else if let status = SupplicantStatus.parse(datagram) {
+                onMessage(.status(interface: interface, status))
+            }
+        }
+        if gone {
+            // Stopped: a new wpa_supplicant makes the socket anew and the folder's watch attaches to it.
+            entry.watch.cancel()
+            attached[interface] = nil
+        }
+    }
+
+    static func inode(_ path: String) -> UInt64 {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+}
+
+/// A socket kept in a dictionary (a non-copyable value cannot be), with the inode of the file it was
+/// connected through, to notice a socket made anew under the same name.
+final class SupplicantSocketBox {
+    let socket: SupplicantSocket
+    let inode: UInt64
+
+    init(path: String, inode: UInt64) throws(SupplicantSocketError) {
+        socket = try SupplicantSocket(path: path)
+        self.inode = inode
+    }
+}

@@ -1,0 +1,105 @@
+import Glibc
+
+/// A client socket on one of wpa_supplicant's control sockets (/run/wpa_supplicant/<interface>): a Unix
+/// datagram socket, connected to it. wpa_supplicant answers to the sender's address, so the client needs
+/// one: an abstract name the kernel picks (autobind), which leaves no file behind in a folder the
+/// daemon may not write (its unit's ProtectSystem=strict) and nothing to clean up after a crash.
+public struct SupplicantSocket: ~Copyable {
+    public let fd: Int32
+    public let path: String
+
+    public init(path: String) throws(SupplicantSocketError) {
+        self.path = path
+        let made = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard made >= 0 else { throw SupplicantSocketError("socket: \(String(cString: strerror(errno)))") }
+        var local = sockaddr_un()
+        local.sun_family = sa_family_t(AF_UNIX)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(made, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
+        }
+        var remote = sockaddr_un()
+        remote.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bound == 0, bytes.count < MemoryLayout.size(ofValue: remote.sun_path) else {
+            let reason = bound == 0 ? "the path is too long" : String(cString: strerror(errno))
+            close(made)
+            throw SupplicantSocketError("\(path): \(reason)")
+        }
+        withUnsafeMutableBytes(of: &remote.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(made)
+            throw SupplicantSocketError("\(path): \(reason)")
+        }
+        fd = made
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one command ("STATUS", "ATTACH"); false if wpa_supplicant is gone or its queue is full.
+    @discardableResult
+    public func send(_ command: String) -> Bool {
+        let bytes = Array(command.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// The datagrams waiting now (non-blocking), as text; `gone` when the peer went away (the read
+    /// failed with ECONNREFUSED: wpa_supplicant stopped and its socket is no more).
+    public func receiveWaiting() -> (datagrams: [String], gone: Bool) {
+        var datagrams: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                datagrams.append(String(decoding: buffer[..<count], as: UTF8.self))
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            return (datagrams, count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        }
+    }
+
+    /// Waits up to `milliseconds` for one datagram (the CLI's request, never the daemon's loop).
+    public func receive(waitingUpTo milliseconds: Int32) -> String? {
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            return receiveWaiting().datagrams.first
+        }
+    }
+}
+
+public struct SupplicantSocketError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension SupplicantSocket {
+    /// The folder's control sockets, one per interface wpa_supplicant runs on (a P2P device's is skipped:
+    /// the box makes no Wi-Fi Direct connections).
+    public static func interfaces(in directory: String) -> [String] {
+        guard let folder = opendir(directory) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix("."), !name.hasPrefix("p2p-dev-") else { continue }
+            var info = stat()
+            guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { continue }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    /// One request and its reply, waiting up to two seconds (wpa_supplicant answers at once; the bound is
+    /// for one that is wedged). For the CLI; the daemon never waits.
+    public static func ask(_ command: String, interface: String, in directory: String) -> String? {
+        guard let socket = try? SupplicantSocket(path: directory + "/" + interface), socket.send(command) else { return nil }
+        return socket.receive(waitingUpTo: 2000)
+    }
+}
