@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "InputBackendTests", dependencies: [
             "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
-        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "SQLiteStore", "CairoPainter", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "SQLiteStore", "CairoPainter", "NetworkProbe", "TestSupport"]),
         .testTarget(name: "AcceptanceTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ContentTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),

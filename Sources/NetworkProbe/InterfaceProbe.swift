@@ -9,7 +9,9 @@ public enum InterfaceProbe {
         let addresses = addressesByInterface()
         let signals = signalLevels(readText(wireless) ?? "")
         let supplicants = Set(SupplicantSocket.interfaces(in: supplicantDirectory))
-        return names(in: sysfs).map { name in
+        // A socket without its interface (a USB Wi-Fi stick pulled) is still shown: wpa_supplicant runs there.
+        let all = names(in: sysfs) + supplicants.subtracting(names(in: sysfs)).sorted()
+        return all.map { name in
             let isWireless = access("\(sysfs)/\(name)/wireless", F_OK) == 0 || access("\(sysfs)/\(name)/phy80211", F_OK) == 0
             let operstate = readText("\(sysfs)/\(name)/operstate")?.split(separator: "\n").first.map(String.init) ?? "unknown"
             let status = supplicants.contains(name)

@@ -33,8 +33,10 @@ public enum SupplicantEvent: Equatable, Sendable {
         case "CTRL-EVENT-NETWORK-NOT-FOUND": return .networkNotFound
         case "CTRL-EVENT-TERMINATING": return .terminating
         case "CTRL-EVENT-SSID-TEMP-DISABLED":
-            let ssid = fields["ssid"].map(SupplicantFields.unescape) ?? "the network"
-            let reason = fields["reason"] ?? "unknown"
+            // wpa_supplicant always names the network and the reason; an SSID is at most 32 bytes.
+            guard let escaped = fields["ssid"], let reason = fields["reason"], !reason.isEmpty,
+                  SupplicantFields.unescapedBytes(escaped).count <= 32 else { return nil }
+            let ssid = SupplicantFields.unescape(escaped)
             return reason == "WRONG_KEY" ? .wrongPassphrase(ssid: ssid) : .joinFailed(ssid: ssid, reason: reason)
         default: return nil
         }
@@ -85,12 +87,14 @@ struct SupplicantFields {
                 var value = "\""
                 var index = rest.index(after: rest.startIndex)
                 var escaped = false
+                var closed = false
                 while index < rest.endIndex {
                     let character = rest[index]
                     value.append(character)
                     index = rest.index(after: index)
-                    if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { break }
+                    if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { closed = true; break }
                 }
+                guard closed else { return } // cut short (a datagram truncated): the fields so far only
                 values[key] = String(value.dropFirst().dropLast())
                 rest = rest[index...]
             } else {
@@ -106,6 +110,11 @@ struct SupplicantFields {
     /// Undoes wpa_supplicant's printf_encode (\\, \", \n, \r, \t, \e, \xHH) into the SSID's bytes, read as
     /// UTF-8 (invalid bytes become U+FFFD: the text is for people, never used to join).
     static func unescape(_ text: String) -> String {
+        // Control characters would reach the screen and the terminal: shown as spaces.
+        String(decoding: unescapedBytes(text).map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    static func unescapedBytes(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         var input = Array(text.utf8)[...]
         while let byte = input.popFirst() {
@@ -129,7 +138,6 @@ struct SupplicantFields {
             default: bytes.append(next)
             }
         }
-        // Control characters would reach the screen and the terminal: shown as spaces.
-        return String(decoding: bytes.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        return bytes
     }
 }

@@ -1,0 +1,131 @@
+import Glibc
+import StillroomCore
+import TestSupport
+import Testing
+
+/// The real daemon and CLI following a wpa_supplicant (the fake beside these tests: the real one needs a
+/// radio, which the QEMU twin has). What a person meets: a refused passphrase is said on the screen, in
+/// doctor and in `network`, and the box still plays; joining clears it; wpa_supplicant starting late or
+/// restarting is followed; garbage on its socket changes nothing.
+@Suite struct WifiDaemonTests {
+    static let wrongKey = #"<3>CTRL-EVENT-SSID-TEMP-DISABLED id=0 ssid="Flat \"4\" caf\xc3\xa9" auth_failures=1 duration=10 reason=WRONG_KEY"#
+    static let connected = "<3>CTRL-EVENT-CONNECTED - Connection to 02:00:00:00:01:00 completed [id=0 id_str=]"
+
+    func wifiNotices(_ harness: DaemonHarness) -> [JSONValue] {
+        (statusJSON(harness.ctl("status", "--json").stdout)["notices"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == "wifi-not-joined" }
+    }
+
+    func check(_ name: String, in doctor: String) -> JSONValue? {
+        statusJSON(doctor)["checks"]?.arrayValue?.first { $0["check"]?.stringValue == name }
+    }
+
+    @Test func aRefusedPassphraseIsSaidOnTheScreenInDoctorAndNetworkAndTheBoxStillPlays() throws {
+        let folder = TemporaryDirectory("stillroom-wifi")
+        defer { folder.remove() }
+        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
+        supplicant.start()
+        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
+        harness.start()
+        defer { harness.stop() }
+        try #require(supplicant.waitForMonitors(1), "the daemon did not attach to wpa_supplicant's socket")
+        #expect(wifiNotices(harness).isEmpty)
+        #expect(check("wi-fi", in: harness.ctl("doctor", "--json").stdout)?["ok"]?.boolValue == true)
+
+        #expect(supplicant.emit(Self.wrongKey) == 1)
+        _ = harness.waitForStatus { _ in !wifiNotices(harness).isEmpty }
+        let notice = try #require(wifiNotices(harness).first, "no Wi-Fi notice after a refused passphrase")
+        #expect(notice["message"]?.stringValue == "The Wi-Fi network \u{201C}Flat \"4\" café\u{201D} did not accept the passphrase. Sessions on the box play as usual.")
+        let doctor = harness.ctl("doctor", "--json").stdout
+        #expect(check("wi-fi", in: doctor)?["ok"]?.boolValue == false)
+        #expect(check("wi-fi", in: doctor)?["detail"]?.stringValue == "Wi-Fi \"Flat \"4\" café\" refused the passphrase")
+        #expect(check("network", in: doctor) != nil, "doctor has no network line")
+        let network = harness.ctl("--wifi-control", supplicant.directory, "network")
+        #expect(network.stdout.contains("Wi-Fi: Wi-Fi \"Flat \"4\" café\" refused the passphrase; write wifi.txt again"), "\(network.stdout)")
+        #expect(network.stdout.contains("wlan0 (Wi-Fi): not joined (scanning)"), "\(network.stdout)")
+        // The box plays regardless.
+        #expect(harness.ctl("play", "sweep").status == 0)
+        #expect(statusJSON(harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" })["state"]?.stringValue == "playing")
+
+        // Joined: the notice goes, doctor is content, `network` shows the network joined.
+        supplicant.ask("TEST-STATE COMPLETED Flat")
+        #expect(supplicant.emit(Self.connected) == 1)
+        _ = harness.waitForStatus { _ in wifiNotices(harness).isEmpty }
+        #expect(wifiNotices(harness).isEmpty, "the notice stayed after joining")
+        #expect(check("wi-fi", in: harness.ctl("doctor", "--json").stdout)?["ok"]?.boolValue == true)
+        #expect(harness.ctl("--wifi-control", supplicant.directory, "network").stdout.contains("wlan0 (Wi-Fi): joined \u{201C}Flat\u{201D}"))
+        let log = harness.stop().log
+        #expect(log.contains("wi-fi: wlan0: Wi-Fi \"Flat \"4\" café\" refused the passphrase"), "\(log)")
+        #expect(log.contains("wi-fi: wlan0 joined"))
+    }
+
+    @Test func aDismissedNoticeStaysDismissedUntilTheNextProblem() throws {
+        let folder = TemporaryDirectory("stillroom-wifi")
+        defer { folder.remove() }
+        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
+        supplicant.start()
+        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
+        harness.start()
+        defer { harness.stop() }
+        try #require(supplicant.waitForMonitors(1))
+        supplicant.emit(Self.wrongKey)
+        _ = harness.waitForStatus { _ in !wifiNotices(harness).isEmpty }
+        let id = try #require(wifiNotices(harness).first?["id"]?.doubleValue)
+        #expect(harness.ctl("dismiss", "--notice", String(Int(id))).status == 0)
+        #expect(wifiNotices(harness).isEmpty)
+        // wpa_supplicant says it again at each retry: still dismissed. Doctor still says it.
+        supplicant.emit(Self.wrongKey)
+        supplicant.emit("<3>CTRL-EVENT-NETWORK-NOT-FOUND")
+        #expect(harness.ctl("status").status == 0) // the events before this answer are handled
+        #expect(wifiNotices(harness).isEmpty)
+        #expect(check("wi-fi", in: harness.ctl("doctor", "--json").stdout)?["ok"]?.boolValue == false)
+        // Joined, then the network gone: a new problem, shown again.
+        supplicant.emit(Self.connected)
+        supplicant.emit("<3>CTRL-EVENT-DISCONNECTED bssid=02:00:00:00:01:00 reason=3")
+        supplicant.emit("<3>CTRL-EVENT-NETWORK-NOT-FOUND")
+        _ = harness.waitForStatus { _ in !wifiNotices(harness).isEmpty }
+        #expect(wifiNotices(harness).first?["message"]?.stringValue == "The box cannot find its Wi-Fi network. Sessions on the box play as usual.")
+    }
+
+    @Test func wpaSupplicantStartingAfterTheDaemonAndRestartingIsFollowed() throws {
+        let folder = TemporaryDirectory("stillroom-wifi")
+        defer { folder.remove() }
+        // The folder does not exist yet: the daemon does not wait for the network at boot.
+        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
+        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
+        harness.start()
+        defer { harness.stop() }
+        #expect(harness.ctl("play", "sweep").status == 0)
+        supplicant.start()
+        try #require(supplicant.waitForMonitors(1), "the daemon did not attach once wpa_supplicant started")
+        // Killed and started again (systemd's restart): a new socket, attached anew.
+        supplicant.kill()
+        supplicant.start()
+        try #require(supplicant.waitForMonitors(1), "the daemon did not attach to the restarted wpa_supplicant")
+        supplicant.emit(Self.wrongKey)
+        _ = harness.waitForStatus { _ in !wifiNotices(harness).isEmpty }
+        #expect(!wifiNotices(harness).isEmpty)
+    }
+
+    @Test func garbageOnTheSupplicantSocketChangesNothing() throws {
+        let folder = TemporaryDirectory("stillroom-wifi")
+        defer { folder.remove() }
+        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
+        supplicant.start()
+        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
+        harness.start()
+        defer { harness.stop() }
+        try #require(supplicant.waitForMonitors(1))
+        #expect(supplicant.ask("TEST-GARBAGE") == "sent 1\n")
+        for event in ["<3>CTRL-EVENT-SSID-TEMP-DISABLED", "CTRL-EVENT-SSID-TEMP-DISABLED ssid=\"a", "<3>CTRL-EVENT-SCAN-RESULTS ",
+                      "<3>CTRL-EVENT-SSID-TEMP-DISABLED ssid=\"\\x\" reason=WRONG_KEY", "<>", "<3", String(repeating: "=", count: 3000)] {
+            supplicant.emit(event)
+        }
+        // Every event above was read before this answer (one socket, one loop): none was a refusal worth a notice
+        // except the malformed-SSID one, which is still a refused passphrase, its SSID shown as sent.
+        #expect(harness.ctl("status").status == 0)
+        let notices = wifiNotices(harness)
+        #expect(notices.count == 1)
+        #expect(notices.first?["message"]?.stringValue?.contains("\u{201C}x\u{201D}") == true, "\(notices)")
+        #expect(harness.stop().status == 0)
+    }
+}
