@@ -19,5 +19,7 @@ import Testing
         #expect(complete(["stillroomctl", "--json", "remi"]) == "reminder\n")
         #expect(complete(["stillroomctl", "upd"]) == "update\n")
         #expect(complete(["stillroomctl", "update", "in"]) == "install\n")
+        #expect(complete(["stillroomctl", "netw"]) == "network\n")
+        #expect(complete(["stillroomctl", "--wifi"]) == "--wifi-control\n")
     }
 }

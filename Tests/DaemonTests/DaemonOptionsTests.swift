@@ -37,6 +37,20 @@ import Testing
         #expect(options.contentDirectory == "Content")
         #expect(options.input == .terminal)
         #expect(options.display == .none)
+        #expect(options.wifiControlDirectory == nil, "a desktop's own Wi-Fi is not the box's")
+    }
+
+    @Test func wifiControlIsFollowedWhereToldOrNotAtAll() throws {
+        guard case .run(let box) = try DaemonOptions.parse([]),
+              case .run(let elsewhere) = try DaemonOptions.parse(["--wifi-control", "/tmp/wpa"]),
+              case .run(let none) = try DaemonOptions.parse(["--wifi-control=none"]),
+              case .run(let simulated) = try DaemonOptions.parse(["--simulator", "--wifi-control", "/tmp/wpa"]) else {
+            Issue.record("expected run"); return
+        }
+        #expect(box.wifiControlDirectory == "/run/wpa_supplicant")
+        #expect(elsewhere.wifiControlDirectory == "/tmp/wpa")
+        #expect(none.wifiControlDirectory == nil)
+        #expect(simulated.wifiControlDirectory == "/tmp/wpa")
     }
 
     @Test(arguments: [
