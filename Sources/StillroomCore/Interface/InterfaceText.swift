@@ -188,8 +188,8 @@ public enum InterfaceText {
             return "The box is back on the version it ran before, with your history and places as they were. "
                 + "Whoever looks after it can see stillroomctl update status."
         case .wifiNotJoined:
-            return "Nothing is lost: only downloads and setting the clock wait for the network. Whoever looks after "
-                + "the box can write wifi.txt again on the card's boot partition; stillroomctl network says more."
+            return "Nothing, to keep listening: only downloads and setting the clock wait for the network. To join it, "
+                + "whoever looks after the box writes wifi.txt again on the card's boot partition; stillroomctl network says more."
         default:
             return "Dismiss it when you have read it."
         }
