@@ -46,15 +46,17 @@ def scenarios(box, report, check, Skip, ssh_key, state):
     def q(text):
         return shlex.quote(text)
 
+    # The image has no iproute2: util-linux's unshare and nsenter make and enter the namespace (bound at
+    # /run/netns/ap, where iw's "netns name" looks), busybox's ifconfig sets addresses.
     def in_ap(command):
-        return "ip netns exec ap " + command
+        return "nsenter --net=/run/netns/ap " + command
 
     def box_interface():
         return state.get("wifi_interface", "wlan0")
 
     def address_of(interface):
-        out = box.run("ip -4 -o addr show dev %s 2>/dev/null" % interface)[1]
-        match = re.search(r"inet (\d+\.\d+\.\d+\.\d+)/", out)
+        out = box.run("busybox ifconfig %s 2>/dev/null" % interface)[1]
+        match = re.search(r"inet (?:addr:)?(\d+\.\d+\.\d+\.\d+)", out)
         return match.group(1) if match else None
 
     def taken_at_boot_and_joined():
@@ -85,9 +87,11 @@ def scenarios(box, report, check, Skip, ssh_key, state):
         pairs = sorted(line.split() for line in pairs if line.strip())
         (own, _), (ap_interface, ap_phy) = pairs[0], pairs[-1]
         state["wifi_interface"] = own
-        box.run("ip netns add ap && iw phy %s set netns name ap && %s && %s" % (
-            ap_phy, in_ap("ip link set lo up"), in_ap("ip addr add %s/24 dev %s" % (AP_ADDRESS, ap_interface))),
-            check=True)
+        box.run("mkdir -p /run/netns && mount --bind /run/netns /run/netns && mount --make-private /run/netns && "
+                "touch /run/netns/ap && unshare --net=/run/netns/ap true && iw phy %s set netns name ap && %s && %s" % (
+                    ap_phy, in_ap("busybox ifconfig lo up"),
+                    in_ap("busybox ifconfig %s %s netmask 255.255.255.0 up" % (ap_interface, AP_ADDRESS))),
+                check=True)
         hostapd = "\n".join([
             "interface=" + ap_interface, "driver=nl80211", "ssid=" + SSID, "hw_mode=g", "channel=6", "country_code=" + COUNTRY,
             "wpa=2", "wpa_key_mgmt=WPA-PSK", "rsn_pairwise=CCMP", "wpa_passphrase=" + PASSPHRASE, ""])
@@ -181,7 +185,7 @@ def scenarios(box, report, check, Skip, ssh_key, state):
 
     def cleanup():
         box.run("kill $(cat /run/ap-hostapd.pid /run/ap-dnsmasq.pid 2>/dev/null) 2>/dev/null; "
-                "systemctl stop 'stillroom-wifi@*.service'; ip netns del ap 2>/dev/null; sleep 1; "
+                "systemctl stop 'stillroom-wifi@*.service'; umount /run/netns/ap 2>/dev/null; rm -f /run/netns/ap; sleep 1; "
                 "rmmod mac80211_hwsim 2>/dev/null; rm -f /run/ap-ssh-key; true", timeout=60)
 
     return [
