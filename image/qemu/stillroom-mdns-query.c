@@ -2,11 +2,14 @@
 // on the box's network would, for the IPv4 address of a name such as stillroom.local, and prints each
 // address answered. Run where no resolver helps, e.g. in the Wi-Fi scenario's access-point namespace:
 //
-//     stillroom-mdns-query stillroom.local [SECONDS]
+//     stillroom-mdns-query stillroom.local [SECONDS [INTERFACE]]
 //
+// INTERFACE names the link to ask on; needed where there is no route to 224.0.0.251 (a namespace with no
+// default route: joining the group "on any interface" fails there with ENODEV).
 // Sends a standard mDNS query (RFC 6762) from port 5353 to 224.0.0.251 once a second and reads the multicast
 // answers until SECONDS (5 by default) have passed. Exit 0 when an address was answered, 1 when none was.
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -71,7 +74,7 @@ static int build_query(const char *name, unsigned char *packet) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: stillroom-mdns-query NAME [SECONDS]\n");
+        fprintf(stderr, "usage: stillroom-mdns-query NAME [SECONDS [INTERFACE]]\n");
         return 2;
     }
     const char *name = argv[1];
@@ -85,8 +88,17 @@ int main(int argc, char **argv) {
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     struct sockaddr_in local = {.sin_family = AF_INET, .sin_port = htons(5353), .sin_addr.s_addr = htonl(INADDR_ANY)};
     if (bind(fd, (struct sockaddr *)&local, sizeof local) != 0) { perror("stillroom-mdns-query: bind 5353"); return 2; }
-    struct ip_mreq group = {.imr_multiaddr.s_addr = inet_addr("224.0.0.251"), .imr_interface.s_addr = htonl(INADDR_ANY)};
+    int interface = 0;
+    if (argc > 3) {
+        interface = (int)if_nametoindex(argv[3]);
+        if (interface == 0) { perror("stillroom-mdns-query: interface"); return 2; }
+    }
+    struct ip_mreqn group = {.imr_multiaddr.s_addr = inet_addr("224.0.0.251"), .imr_ifindex = interface};
     if (setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &group, sizeof group) != 0) { perror("stillroom-mdns-query: join 224.0.0.251"); return 2; }
+    if (interface) {
+        struct ip_mreqn out = {.imr_ifindex = interface};
+        if (setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &out, sizeof out) != 0) { perror("stillroom-mdns-query: IP_MULTICAST_IF"); return 2; }
+    }
     unsigned char ttl = 255;
     setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof ttl);
     struct sockaddr_in mdns = {.sin_family = AF_INET, .sin_port = htons(5353), .sin_addr.s_addr = inet_addr("224.0.0.251")};

@@ -133,7 +133,8 @@ def scenarios(box, report, check, Skip, ssh_key, state):
 
         # 4. The name, asked by multicast DNS from the access point's side.
         def answered():
-            out = box.run(in_ap("%s/stillroom-mdns-query stillroom.local 5" % TOOLS), timeout=30)[1]
+            out = box.run(in_ap("%s/stillroom-mdns-query stillroom.local 5 %s" % (TOOLS, ap_interface)),
+                          timeout=30)[1]
             state["mdns"] = out.strip()
             return out if address in out else None
         try:
