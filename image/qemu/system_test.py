@@ -21,6 +21,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemubox import Box, BoxError, DATA_PARTITION, check_data_partition, read_png, read_ppm  # noqa: E402
 import update_scenarios  # noqa: E402
+import wifi_scenario  # noqa: E402
 
 # Budgets only stop a test that would hang; the figures are recorded, not asserted (bench/ measures).
 BOOT_BUDGET = 480          # s of guest time from kernel start to READY=1 under TCG on a busy 2-core host
@@ -142,6 +143,16 @@ def main():
     state = {"data_mib_flashed": box.partition(DATA_PARTITION)[1] >> 20}
     box.grow_card(CARD_LARGER_MIB)
     ssh_key, known_hosts = provision_ssh_key(box, work_dir)
+    wifi_scenario.provision(box, work_dir)
+    # STILLROOM_SYSTEM_TEST_ONLY=wifi: the first boot and the Wi-Fi scenarios only (docs/image.md); refused
+    # under CI, where every scenario must run.
+    only = [word for word in os.environ.get("STILLROOM_SYSTEM_TEST_ONLY", "").split(",") if word]
+    if only and os.environ.get("CI") == "true":
+        print("system-test: STILLROOM_SYSTEM_TEST_ONLY is set, and under CI every scenario must run", file=sys.stderr)
+        return 1
+    if only and only != ["wifi"]:
+        print("system-test: STILLROOM_SYSTEM_TEST_ONLY knows only 'wifi'", file=sys.stderr)
+        return 2
 
     # ---- boot 1 ------------------------------------------------------------------------------------------
     def boot_to_ready():
@@ -749,7 +760,21 @@ def main():
         return ("kernel crashed with panic off; the i6300esb reset the machine %.1f s later (QEMU ended: "
                 "-no-reboot); data partition clean after journal replay, quick_check ok" % took)
 
+    wifi, wifi_cleanup = wifi_scenario.scenarios(box, report, check, Skip, ssh_key, state)
+
+    def run_wifi():
+        try:
+            for name, function in wifi:
+                report.scenario(name, function)
+        finally:
+            if box.running():
+                wifi_cleanup()
+
     try:
+        if only:
+            if report.scenario("boot to READY=1", boot_to_ready):
+                run_wifi()
+            return finish(report, report_path)
         if report.scenario("boot to READY=1", boot_to_ready):
             report.scenario("read-only root, data partition, volatile journal", appliance_layout)
             report.scenario("the data partition grows to the end of a larger card; doctor: data storage on ext4",
@@ -758,6 +783,7 @@ def main():
             report.scenario("service hardening as running", hardening)
             report.scenario("maintenance over SSH: key from the boot partition, host key on the data partition",
                             ssh_maintenance)
+            run_wifi()
             report.scenario("screen: the daemon draws on bochs DRM (screendump)", screen)
             if display_cost_seconds:
                 report.scenario("the screen's CPU cost on this CPU (figure)", display_cost)
@@ -791,7 +817,10 @@ def main():
     finally:
         if box.running():
             box.cut_power()
+    return finish(report, report_path)
 
+
+def finish(report, report_path):
     counts = {k: sum(1 for r in report.results if r["outcome"] == k) for k in ("passed", "failed", "skipped")}
     if report_path:
         with open(report_path, "w") as f:
