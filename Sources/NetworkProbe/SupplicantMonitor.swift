@@ -53,15 +53,13 @@ public final class SupplicantMonitor {
         var statInfo = stat()
         if watchingParent || stat(directory, &statInfo) != 0 {
             // The folder went away (wpa_supplicant removes it when its last interface goes): start over.
-            for (_, entry) in attached { entry.watch.cancel() }
-            attached = [:]
+            for (interface, entry) in attached { forget(interface, entry) }
             if !watchingParent { watchFolder() }
             return
         }
         let present = Set(SupplicantSocket.interfaces(in: directory))
         for (interface, entry) in attached where !present.contains(interface) || entry.socket.inode != Self.inode(directory + "/" + interface) {
-            entry.watch.cancel()
-            attached[interface] = nil
+            forget(interface, entry)
         }
         for interface in present.sorted() where attached[interface] == nil {
             attach(interface)
@@ -89,9 +87,16 @@ public final class SupplicantMonitor {
         }
         if gone {
             // Stopped: a new wpa_supplicant makes the socket anew and the folder's watch attaches to it.
-            entry.watch.cancel()
-            attached[interface] = nil
+            forget(interface, entry)
         }
+    }
+
+    /// Stops following `interface`: its wpa_supplicant is gone (killed without a word, or its socket
+    /// replaced), which is told as if it had said it was terminating.
+    private func forget(_ interface: String, _ entry: (socket: SupplicantSocketBox, watch: IOWatch)) {
+        entry.watch.cancel()
+        attached[interface] = nil
+        onMessage(.event(interface: interface, .terminating))
     }
 
     static func inode(_ path: String) -> UInt64 {

@@ -104,6 +104,11 @@ import Testing
         supplicant.emit(Self.wrongKey)
         _ = harness.waitForStatus { _ in !wifiNotices(harness).isEmpty }
         #expect(!wifiNotices(harness).isEmpty)
+        // Killed for good (its unit stopped): the problem it told no longer stands.
+        supplicant.kill()
+        _ = harness.waitForStatus { _ in wifiNotices(harness).isEmpty }
+        #expect(wifiNotices(harness).isEmpty, "a Wi-Fi notice stood with no wpa_supplicant running")
+        #expect(statusJSON(harness.ctl("status", "--json").stdout)["state"]?.stringValue == "playing")
     }
 
     @Test func garbageOnTheSupplicantSocketChangesNothing() throws {

@@ -68,6 +68,9 @@ import Testing
         let lost = watch.take(.networkNotFound)
         #expect(lost)
         #expect(watch.problem == .networkNotFound)
+        // wpa_supplicant stopped (or gone): nothing is trying to join, so nothing stands.
+        let stopped = watch.take(.terminating)
+        #expect(stopped && watch.problem == nil && !watch.joined)
     }
 
     @Test func aStatusOnAttachingTellsWhetherJoined() {

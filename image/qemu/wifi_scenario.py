@@ -151,6 +151,19 @@ def scenarios(box, report, check, Skip, ssh_key, state):
                             "-o UserKnownHostsFile=/dev/null -o ConnectTimeout=20 root@%s stillroomctl status" % address),
                       timeout=90)
         check(ssh[0] == 0, "ssh root@%s (Wi-Fi) stillroomctl status: %d %s" % (address, ssh[0], ssh[1]))
+
+        # 6. What the owner's helper reads: `stillroomctl network` shows the network joined, its address and
+        #    signal (hwsim reports a fixed level); doctor's wi-fi line (the daemon attached to wpa_supplicant's
+        #    socket when it appeared) is ok; no Wi-Fi notice stands.
+        network = box.ctl("network")[1]
+        joined_line = [l for l in network.splitlines() if l.startswith(own + " (Wi-Fi): joined")]
+        check(joined_line and address in joined_line[0] and "signal " in joined_line[0],
+              "stillroomctl network: %s" % network)
+        doctor = box.ctl("doctor")[1]
+        check(re.search(r"^ok\s+wi-fi\s+joined", doctor, re.M) is not None, "doctor's wi-fi line: %s" % doctor)
+        kinds = [n["kind"] for n in box.status().get("notices", [])]
+        check("wifi-not-joined" not in kinds, "a Wi-Fi notice while joined: %s" % kinds)
+        report.figure("wifi.network_line", joined_line[0] if joined_line else network)
         return ("wifi.txt taken at boot (0600 on the data partition, off the card); joined %r in %.1f s; %s from "
                 "the access point's DHCP; %s; ssh over Wi-Fi ran stillroomctl status; the daemon's user got "
                 "STATUS on /run/wpa_supplicant/%s" % (SSID, joined_after, address, named.strip(), own))
@@ -180,9 +193,33 @@ def scenarios(box, report, check, Skip, ssh_key, state):
         ctl_status, out = box.ctl("status")
         check(ctl_status == 0 and box.run("systemctl is-active stillroom.service")[1].strip() == "active",
               "the daemon: %d %s" % (ctl_status, out))
+        # The daemon heard it from wpa_supplicant (attached anew to the restarted one's socket): a quiet notice
+        # on the screen naming the network, doctor's wi-fi line, `stillroomctl network`; and it plays.
+        def notice():
+            found = [n for n in box.status().get("notices", []) if n["kind"] == "wifi-not-joined"]
+            return found[0] if found else None
+        try:
+            shown = box.wait_until("the Wi-Fi notice", notice, 60, interval=1.0)
+        except BoxError:
+            raise AssertionError("no Wi-Fi notice: %s; daemon log: %s" % (box.status().get("notices"), box.run(
+                "journalctl -u stillroom.service -b -o cat | grep wi-fi | tail -n 5")[1]))
+        check("did not accept the passphrase" in shown["message"] and "Stillroom test" in shown["message"],
+              "the notice: %s" % shown["message"])
+        doctor = box.ctl("doctor")[1]
+        check(re.search(r"^FAIL\s+wi-fi\s+Wi-Fi .* refused the passphrase", doctor, re.M) is not None,
+              "doctor's wi-fi line: %s" % doctor)
+        network = box.ctl("network")[1]
+        check("refused the passphrase; write wifi.txt again" in network, "stillroomctl network: %s" % network)
+        # (Stopped and the resume offer dismissed after: the scenarios after these start from the library.)
+        played = box.ctl("play")[0] == 0 and box.wait_until(
+            "playing", lambda: box.status()["state"] == "playing", 60, interval=0.5)
+        box.ctl("stop")
+        box.ctl("dismiss")
+        check(played, "the daemon did not play with the Wi-Fi refused")
         line = [l for l in said.splitlines() if "WRONG_KEY" in l][0]
-        return "not joined (%s); the journal: %s; stillroomctl status answers" % (
-            re.search(r"wpa_state=(\S+)", status).group(0) if "wpa_state=" in status else "no state", line.strip())
+        return "not joined (%s); the journal: %s; the screen's notice: %s; doctor and network say so; PLAY plays" % (
+            re.search(r"wpa_state=(\S+)", status).group(0) if "wpa_state=" in status else "no state", line.strip(),
+            shown["message"])
 
     def cleanup():
         box.run("kill $(cat /run/ap-hostapd.pid /run/ap-dnsmasq.pid 2>/dev/null) 2>/dev/null; "

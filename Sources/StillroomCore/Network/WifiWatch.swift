@@ -9,7 +9,7 @@ public struct WifiWatch: Equatable, Sendable {
 
     /// True between a CONNECTED and the next DISCONNECTED or TERMINATING.
     public private(set) var joined = false
-    /// Why the box is not joined, when wpa_supplicant said; nil once it joins.
+    /// Why the box is not joined, when wpa_supplicant said; nil once it joins or stops.
     public private(set) var problem: Problem?
 
     public init() {}
@@ -22,8 +22,13 @@ public struct WifiWatch: Equatable, Sendable {
         case .connected:
             joined = true
             problem = nil
-        case .disconnected, .terminating:
+        case .disconnected:
             joined = false
+        case .terminating:
+            // No wpa_supplicant, nothing trying to join: a problem it told is no longer current (a new one
+            // says it again once it runs).
+            joined = false
+            problem = nil
         case .wrongPassphrase(let ssid):
             joined = false
             problem = .wrongPassphrase(ssid: ssid)
