@@ -17,7 +17,7 @@ public final class SupplicantMonitor {
     private let onMessage: (Message) -> Void
     private var watcher: DirectoryWatcher?
     private var watchingParent = false
-    private var attached: [String: (socket: SupplicantSocketBox, watch: IOWatch)] = [:]
+    private var attached: [String: (socket: SupplicantSocket, watch: IOWatch)] = [:]
 
     public init(loop: EventLoop, directory: String, onMessage: @escaping (Message) -> Void) {
         self.loop = loop
@@ -68,16 +68,16 @@ public final class SupplicantMonitor {
 
     private func attach(_ interface: String) {
         let path = directory + "/" + interface
-        guard let socket = try? SupplicantSocketBox(path: path, inode: Self.inode(path)) else { return }
-        guard let watch = try? loop.watch(socket.socket.fd, for: .readable, handler: { [unowned self] _ in read(interface) }) else { return }
+        guard let socket = try? SupplicantSocket(path: path),
+              let watch = try? loop.watch(socket.fd, for: .readable, handler: { [unowned self] _ in read(interface) }) else { return }
         attached[interface] = (socket, watch)
-        socket.socket.send("ATTACH")
-        socket.socket.send("STATUS")
+        socket.send("ATTACH")
+        socket.send("STATUS")
     }
 
     private func read(_ interface: String) {
         guard let entry = attached[interface] else { return }
-        let (datagrams, gone) = entry.socket.socket.receiveWaiting()
+        let (datagrams, gone) = entry.socket.receiveWaiting()
         for datagram in datagrams {
             if datagram.hasPrefix("<") {
                 if let event = SupplicantEvent.parse(datagram) { onMessage(.event(interface: interface, event)) }
@@ -93,7 +93,7 @@ public final class SupplicantMonitor {
 
     /// Stops following `interface`: its wpa_supplicant is gone (killed without a word, or its socket
     /// replaced), which is told as if it had said it was terminating.
-    private func forget(_ interface: String, _ entry: (socket: SupplicantSocketBox, watch: IOWatch)) {
+    private func forget(_ interface: String, _ entry: (socket: SupplicantSocket, watch: IOWatch)) {
         entry.watch.cancel()
         attached[interface] = nil
         onMessage(.event(interface: interface, .terminating))
@@ -102,17 +102,5 @@ public final class SupplicantMonitor {
     static func inode(_ path: String) -> UInt64 {
         var info = stat()
         return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
-    }
-}
-
-/// A socket kept in a dictionary (a non-copyable value cannot be), with the inode of the file it was
-/// connected through, to notice a socket made anew under the same name.
-final class SupplicantSocketBox {
-    let socket: SupplicantSocket
-    let inode: UInt64
-
-    init(path: String, inode: UInt64) throws(SupplicantSocketError) {
-        socket = try SupplicantSocket(path: path)
-        self.inode = inode
     }
 }

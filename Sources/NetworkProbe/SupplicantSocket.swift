@@ -4,12 +4,16 @@ import Glibc
 /// datagram socket, connected to it. wpa_supplicant answers to the sender's address, so the client needs
 /// one: an abstract name the kernel picks (autobind), which leaves no file behind in a folder the
 /// daemon may not write (its unit's ProtectSystem=strict) and nothing to clean up after a crash.
-public struct SupplicantSocket: ~Copyable {
+public final class SupplicantSocket {
     public let fd: Int32
     public let path: String
+    /// The inode of the socket file it was connected through, to notice one made anew under the same name.
+    public let inode: UInt64
 
-    public init(path: String) throws(SupplicantSocketError) {
+    public init(path: String) throws {
         self.path = path
+        var info = stat()
+        inode = lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
         let made = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard made >= 0 else { throw SupplicantSocketError("socket: \(String(cString: strerror(errno)))") }
         var local = sockaddr_un()
