@@ -15,6 +15,15 @@ import Testing
         (statusJSON(harness.ctl("status", "--json").stdout)["notices"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == "wifi-not-joined" }
     }
 
+    /// A wpa_supplicant stand-in in `folder`, and the daemon following it.
+    func startedWithSupplicant(in folder: TemporaryDirectory) -> (FakeSupplicant, DaemonHarness) {
+        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
+        supplicant.start()
+        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
+        harness.start()
+        return (supplicant, harness)
+    }
+
     func check(_ name: String, in doctor: String) -> JSONValue? {
         statusJSON(doctor)["checks"]?.arrayValue?.first { $0["check"]?.stringValue == name }
     }
@@ -22,10 +31,7 @@ import Testing
     @Test func aRefusedPassphraseIsSaidOnTheScreenInDoctorAndNetworkAndTheBoxStillPlays() throws {
         let folder = TemporaryDirectory("stillroom-wifi")
         defer { folder.remove() }
-        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
-        supplicant.start()
-        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
-        harness.start()
+        let (supplicant, harness) = startedWithSupplicant(in: folder)
         defer { harness.stop() }
         try #require(supplicant.waitForMonitors(1), "the daemon did not attach to wpa_supplicant's socket")
         #expect(wifiNotices(harness).isEmpty)
@@ -61,10 +67,7 @@ import Testing
     @Test func aDismissedNoticeStaysDismissedUntilTheNextProblem() throws {
         let folder = TemporaryDirectory("stillroom-wifi")
         defer { folder.remove() }
-        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
-        supplicant.start()
-        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
-        harness.start()
+        let (supplicant, harness) = startedWithSupplicant(in: folder)
         defer { harness.stop() }
         try #require(supplicant.waitForMonitors(1))
         supplicant.emit(Self.wrongKey)
@@ -114,10 +117,7 @@ import Testing
     @Test func garbageOnTheSupplicantSocketChangesNothing() throws {
         let folder = TemporaryDirectory("stillroom-wifi")
         defer { folder.remove() }
-        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
-        supplicant.start()
-        let harness = DaemonHarness(extraArguments: ["--wifi-control", supplicant.directory])
-        harness.start()
+        let (supplicant, harness) = startedWithSupplicant(in: folder)
         defer { harness.stop() }
         try #require(supplicant.waitForMonitors(1))
         #expect(supplicant.ask("TEST-GARBAGE") == "sent 1\n")
