@@ -168,6 +168,38 @@ import TestSupport
         #expect(box.configText.contains("\ncountry=NL\n") && Self.network(box.configText).first == "ssid=\(Self.hex("Second"))")
     }
 
+    /// The data partition full (a real tmpfs filled to the last byte) or read-only (remounted so): the good
+    /// file is not refused — it stays on the card as wifi.txt, to be taken at a later start — the network
+    /// stored before stays in force, whole, and the journal and wifi-error.txt say it was the box's storage.
+    @Test(arguments: ["full", "read-only"])
+    func aCardThatCannotTakeTheConfigurationKeepsTheFileForTheNextStart(_ trouble: String) throws {
+        guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }
+        let box = Box()
+        let disk = try SmallDisk(at: box.state, kibibytes: 256)
+        defer { disk.unmount() }
+        box.boot(with: Self.good)
+        let before = box.configText
+        #expect(before.contains("\ncountry=GB\n"))
+        if trouble == "full" {
+            disk.fill()
+        } else {
+            #expect(runShell("mount -o remount,ro '\(box.state)'") == 0)
+        }
+        let run = box.boot(with: Array("ssid = Second\npassphrase = password2\ncountry = NL\n".utf8))
+        #expect(run.status == 0, "\(run)")
+        #expect(box.configText == before, "the stored network changed or was cut short")
+        #expect(box.onBoot == ["wifi-error.txt", "wifi.txt"], "\(trouble): \(box.onBoot)")
+        #expect(box.text(box.boot + "/wifi-error.txt").contains("could not save"), "\(box.text(box.boot + "/wifi-error.txt"))")
+        #expect(run.stdout.contains("could not store the Wi-Fi network 'Second'"), "\(run.stdout)")
+        #expect(box.iwCalls.hasSuffix("reg set GB\n"), "the stored network's country")
+        // Room again (or the card writable): the next start takes the file, and the note goes with it.
+        if trouble == "full" { disk.makeRoom() } else { #expect(runShell("mount -o remount,rw '\(box.state)'") == 0) }
+        let again = box.boot()
+        #expect(again.status == 0, "\(again)")
+        #expect(box.configText.contains("\ncountry=NL\n"))
+        #expect(box.onBoot == [])
+    }
+
     @Test func aKeyOf64HexadecimalDigitsIsUsedAsTheKey() {
         let box = Box()
         let key = Self.ieeeKey.uppercased()
