@@ -1,47 +1,45 @@
 import Glibc
 import StillroomCore
 
-/// The box's network interfaces as the kernel reports them: names and link state from sysfs, addresses from
-/// getifaddrs(3), the Wi-Fi signal from /proc/net/wireless, and wpa_supplicant's STATUS where it runs.
+/// The box's network interfaces as the kernel reports them to this process: names, link state and addresses
+/// from getifaddrs(3) (of this network namespace, unlike a listing of sysfs), whether each is wireless from
+/// sysfs, the Wi-Fi signal from /proc/net/wireless, and wpa_supplicant's STATUS where it runs.
 public enum InterfaceProbe {
     public static func read(sysfs: String = "/sys/class/net", wireless: String = "/proc/net/wireless",
                             supplicantDirectory: String = "/run/wpa_supplicant") -> [NetworkReport.Interface] {
-        let addresses = addressesByInterface()
+        let links = linksByInterface()
         let signals = signalLevels(readText(wireless) ?? "")
         let supplicants = Set(SupplicantSocket.interfaces(in: supplicantDirectory))
         // A socket without its interface (a USB Wi-Fi stick pulled) is still shown: wpa_supplicant runs there.
-        let all = names(in: sysfs) + supplicants.subtracting(names(in: sysfs)).sorted()
+        let all = links.keys.sorted() + supplicants.subtracting(links.keys).sorted()
         return all.map { name in
             let isWireless = access("\(sysfs)/\(name)/wireless", F_OK) == 0 || access("\(sysfs)/\(name)/phy80211", F_OK) == 0
-            let operstate = readText("\(sysfs)/\(name)/operstate")?.split(separator: "\n").first.map(String.init) ?? "unknown"
             let status = supplicants.contains(name)
                 ? SupplicantSocket.ask("STATUS", interface: name, in: supplicantDirectory).flatMap(SupplicantStatus.parse) : nil
-            return NetworkReport.Interface(name: name, wireless: isWireless || status != nil, up: operstate == "up",
-                                           addresses: addresses[name] ?? [], signalDBm: signals[name], supplicant: status)
+            return NetworkReport.Interface(name: name, wireless: isWireless || status != nil, up: links[name]?.up ?? false,
+                                           addresses: links[name]?.addresses ?? [], signalDBm: signals[name], supplicant: status)
         }
     }
 
-    static func names(in sysfs: String) -> [String] {
-        guard let folder = opendir(sysfs) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted()
-    }
-
-    /// IPv4 and IPv6 addresses by interface name.
-    static func addressesByInterface() -> [String: [String]] {
+    /// Every interface getifaddrs lists (each appears at least once, with its link-layer entry): whether it is
+    /// up and running (IFF_UP and IFF_RUNNING: operstate "up", a carrier or a joined Wi-Fi), and its IPv4
+    /// and IPv6 addresses.
+    static func linksByInterface() -> [String: (up: Bool, addresses: [String])] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0 else { return [:] }
         defer { freeifaddrs(first) }
-        var result: [String: [String]] = [:]
+        var result: [String: (up: Bool, addresses: [String])] = [:]
         var cursor = first
         while let entry = cursor {
             cursor = entry.pointee.ifa_next
-            guard let address = entry.pointee.ifa_addr, let name = entry.pointee.ifa_name else { continue }
+            guard let cName = entry.pointee.ifa_name else { continue }
+            let name = String(cString: cName)
+            let flags = Int32(bitPattern: entry.pointee.ifa_flags)
+            let running = flags & Int32(IFF_UP) != 0 && flags & Int32(IFF_RUNNING) != 0
+            var link = result[name] ?? (running, [])
+            link.up = link.up || running
+            defer { result[name] = link }
+            guard let address = entry.pointee.ifa_addr else { continue }
             let family = Int32(address.pointee.sa_family)
             guard family == AF_INET || family == AF_INET6 else { continue }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
@@ -49,7 +47,7 @@ public enum InterfaceProbe {
                 ? UnsafeRawPointer(address).advanced(by: MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!)
                 : UnsafeRawPointer(address).advanced(by: MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!)
             guard inet_ntop(family, source, &text, socklen_t(text.count)) != nil else { continue }
-            result[String(cString: name), default: []].append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            link.addresses.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return result
     }

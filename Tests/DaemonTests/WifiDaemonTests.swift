@@ -133,4 +133,46 @@ import Testing
         #expect(notices.first?["message"]?.stringValue?.contains("\u{201C}x\u{201D}") == true, "\(notices)")
         #expect(harness.stop().status == 0)
     }
+
+    /// The daemon killed (-9) and started again while wpa_supplicant runs, joined: the new daemon attaches and
+    /// learns the state from STATUS (no event comes until something changes), so doctor says joined at once.
+    @Test func aDaemonKilledAndRestartedWhileJoinedKnowsItIsJoined() throws {
+        let folder = TemporaryDirectory("stillroom-wifi")
+        defer { folder.remove() }
+        let (supplicant, harness) = startedWithSupplicant(in: folder)
+        defer { harness.stop() }
+        try #require(supplicant.waitForMonitors(1))
+        supplicant.ask("TEST-STATE COMPLETED Flat")
+        supplicant.emit(Self.connected)
+        _ = harness.stop(signal: SIGKILL)
+        harness.start()
+        // The dead daemon's monitor is dropped at the next event it cannot take; the new one is attached.
+        supplicant.emit("<3>CTRL-EVENT-SCAN-RESULTS ")
+        try #require(supplicant.waitForMonitors(1), "the restarted daemon did not attach")
+        let wifi = check("wi-fi", in: harness.ctl("doctor", "--json").stdout)
+        #expect(wifi?["ok"]?.boolValue == true)
+        #expect(wifi?["detail"]?.stringValue == "joined (wlan0)", "\(String(describing: wifi))")
+        #expect(wifiNotices(harness).isEmpty)
+    }
+
+    /// `stillroomctl network` where the network is gone (a namespace with no interface up but loopback's
+    /// name, and no DNS server to reach): not ok, exit 1, the download host said not to resolve, in plain words.
+    @Test func networkWithTheNetworkGoneSaysSoAndFails() {
+        guard Requirement.need(Subprocess.run("/usr/bin/unshare", ["--net", "/bin/true"]).status == 0,
+                               "cannot make a network namespace here (unshare --net needs root)") else { return }
+        let harness = DaemonHarness(extraArguments: ["--manifest", "https://downloads.stillroom.test/manifest.json", "--wifi-control", "none"])
+        harness.start()
+        defer { harness.stop() }
+        let run = Subprocess.run("/usr/bin/unshare", ["--net", BuiltProducts.path("stillroomctl"), "--socket", harness.socketPath,
+                                                      "--data-dir", harness.dataDirectory, "--content-dir", harness.content, "network"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.hasPrefix("no network interface\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("downloads.stillroom.test: does not resolve ("), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("not ok: plug in a network cable; the box plays without a network, but cannot download or set its clock\n"),
+                "\(run.stdout)")
+        let doctor = Subprocess.run("/usr/bin/unshare", ["--net", BuiltProducts.path("stillroomctl"), "--socket", harness.socketPath,
+                                                         "--data-dir", harness.dataDirectory, "--content-dir", harness.content, "doctor", "--json"])
+        #expect(doctor.status == 1)
+        #expect(check("network", in: doctor.stdout)?["ok"]?.boolValue == false, "\(doctor.stdout)")
+    }
 }
