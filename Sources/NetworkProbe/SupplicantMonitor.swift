@@ -16,7 +16,6 @@ public final class SupplicantMonitor {
     private let directory: String
     private let onMessage: (Message) -> Void
     private var watcher: DirectoryWatcher?
-    private var watchingParent = false
     private var attached: [String: (socket: SupplicantSocket, watch: IOWatch)] = [:]
 
     public init(loop: EventLoop, directory: String, onMessage: @escaping (Message) -> Void) {
@@ -36,7 +35,6 @@ public final class SupplicantMonitor {
     private func watchFolder() {
         if let made = try? DirectoryWatcher(loop: loop, path: directory, onChange: { [unowned self] _ in attachAll() }) {
             watcher = made
-            watchingParent = false
             attachAll()
             return
         }
@@ -45,20 +43,19 @@ public final class SupplicantMonitor {
         watcher = try? DirectoryWatcher(loop: loop, path: parent.isEmpty ? "/" : parent) { [unowned self] names in
             if names.contains(name) { watchFolder() }
         }
-        watchingParent = true
     }
 
     /// Attaches to every socket not yet followed, and again to one whose socket file was made anew.
     private func attachAll() {
         var statInfo = stat()
-        if watchingParent || stat(directory, &statInfo) != 0 {
+        if stat(directory, &statInfo) != 0 {
             // The folder went away (wpa_supplicant removes it when its last interface goes): start over.
             for (interface, entry) in attached { forget(interface, entry) }
-            if !watchingParent { watchFolder() }
+            watchFolder()
             return
         }
         let present = Set(SupplicantSocket.interfaces(in: directory))
-        for (interface, entry) in attached where !present.contains(interface) || entry.socket.inode != Self.inode(directory + "/" + interface) {
+        for (interface, entry) in attached where !present.contains(interface) || entry.socket.inode != SupplicantSocket.inode(of: directory + "/" + interface) {
             forget(interface, entry)
         }
         for interface in present.sorted() where attached[interface] == nil {
@@ -97,10 +94,5 @@ public final class SupplicantMonitor {
         entry.watch.cancel()
         attached[interface] = nil
         onMessage(.event(interface: interface, .terminating))
-    }
-
-    static func inode(_ path: String) -> UInt64 {
-        var info = stat()
-        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
     }
 }

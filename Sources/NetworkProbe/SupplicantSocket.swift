@@ -12,8 +12,7 @@ public final class SupplicantSocket {
 
     public init(path: String) throws {
         self.path = path
-        var info = stat()
-        inode = lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
+        inode = Self.inode(of: path)
         let made = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard made >= 0 else { throw SupplicantSocketError("socket: \(String(cString: strerror(errno)))") }
         var local = sockaddr_un()
@@ -42,6 +41,12 @@ public final class SupplicantSocket {
     }
 
     deinit { close(fd) }
+
+    /// The inode of the file at `path` (0 when there is none).
+    static func inode(of path: String) -> UInt64 {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
 
     /// Sends one command ("STATUS", "ATTACH"); false if wpa_supplicant is gone or its queue is full.
     @discardableResult

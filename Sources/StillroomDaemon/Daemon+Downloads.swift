@@ -11,10 +11,9 @@ extension Daemon {
     /// a source was configured still plays, from its kept entry, after the source is gone.
     func startDownloads() {
         let urls = options.manifestURLs.compactMap { try? RemoteURL(parsing: $0) }
-        let hosts = Set(urls.map(\.host) + options.allowedHosts)
         let configuration = DownloadManager.Configuration(
             dataDirectory: options.dataDirectory, manifestURLs: urls,
-            policy: DownloadPolicy(hosts: DownloadHostAllowList(Array(hosts).sorted())))
+            policy: DownloadPolicy(hosts: DownloadHostAllowList(options.downloadHosts)))
         do {
             let manager = try DownloadManager(configuration: configuration, loop: loop, store: store) { [logger] level, message in
                 switch level {

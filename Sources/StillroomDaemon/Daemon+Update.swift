@@ -49,7 +49,7 @@ extension Daemon {
                 return .failure(ControlError(.failed, "system updates are not available on this box (no \(options.updateDirectory): "
                                              + "they are for the appliance image, not the simulator)"))
             }
-            let allowList = DownloadHostAllowList(options.manifestURLs.compactMap { try? RemoteURL(parsing: $0).host } + options.allowedHosts)
+            let allowList = DownloadHostAllowList(options.downloadHosts)
             let source: UpdateSource
             switch UpdateSource.parse(request.argument("source") ?? "", allowList: allowList) {
             case .success(let parsed): source = parsed

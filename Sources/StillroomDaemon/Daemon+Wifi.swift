@@ -47,14 +47,7 @@ extension Daemon {
 
     /// `network`: what the daemon knows that the CLI cannot read for itself (it adds interfaces and lookups).
     func networkJSON() -> JSONValue {
-        let hosts = options.manifestURLs.compactMap { (try? RemoteURL(parsing: $0))?.host } + options.allowedHosts
-        var unique: [String] = []
-        for host in hosts where !unique.contains(host) { unique.append(host) }
-        var result: [String: JSONValue] = [
-            "downloadHosts": .array(unique.map { .string($0) }),
-            "wifiFollowed": .array((wifi.monitor?.interfaces ?? []).map { .string($0) }),
-            "wifiJoined": .bool(wifi.watch.joined),
-        ]
+        var result: [String: JSONValue] = ["downloadHosts": .array(options.downloadHosts.map { .string($0) })]
         if let problem = wifi.watch.problem { result["wifiProblem"] = problem.json }
         return .object(result)
     }

@@ -31,6 +31,11 @@ public struct DaemonOptions: Equatable, Sendable {
     public var manifestURLs: [String] = []
     /// Extra hosts downloads may be redirected to (a CDN behind the manifest's host).
     public var allowedHosts: [String] = []
+    /// The hosts downloads and streamed updates may come from: the manifests' and the --allow-host ones,
+    /// once each, sorted.
+    public var downloadHosts: [String] {
+        Array(Set(manifestURLs.compactMap { try? RemoteURL(parsing: $0).host } + allowedHosts)).sorted()
+    }
     /// How many times faster than real time the box's clocks run (soaks on simulated devices; 1 = real).
     public var timeWarp: Int64 = 1
     /// Where the daemon asks the update agent for system updates and reads its reports; updates are
