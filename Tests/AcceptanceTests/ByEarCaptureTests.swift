@@ -3,7 +3,7 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Issue 25 as the listener hears it: the real daemon on ALSA's `file` plugin (every sample played kept),
+/// Using the box by ear, as the listener hears it: the real daemon on ALSA's `file` plugin (every sample played kept),
 /// the bundled content, keys on its terminal, the real CLI. What was heard is measured on the capture.
 @Suite(.serialized) struct ByEarCaptureTests {
     static let rate = 44_100

@@ -3,7 +3,7 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Issue 27's truthful ready cue, as the person in bed meets it: the screen lights with the library the
+/// The truthful ready cue, as the person in bed meets it: the screen lights with the library the
 /// moment everything PLAY needs is open, and not before. The real daemon on the bundled content, its
 /// screen as PNG (the first file written is the first frame), its audio captured by ALSA's `file` plugin,
 /// PLAY typed on its terminal the moment that first frame exists.

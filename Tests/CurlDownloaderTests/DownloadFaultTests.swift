@@ -1,4 +1,4 @@
-// Downloads against the loopback fault server: each fault from issue 10, and after each one the box is
+// Downloads against the loopback fault server: each fault a server or network can make (docs/downloads.md), and after each one the box is
 // consistent (no record pointing at nothing, previous copies intact, a state that says what happened).
 
 @testable import CurlDownloader

@@ -3,7 +3,7 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Issue 25 through the real daemon: keys on its terminal (L, K and G make the held gestures: the
+/// Using the box by ear through the real daemon: keys on its terminal (L, K and G make the held gestures: the
 /// spoken-labels chord, the key-describer chord, BACK held for the guide), what it says read back word for
 /// word from `status --json` ("spoken"). Nothing is asserted on a clock: every wait is for something the
 /// daemon reports (its input events handled, no label pending, a text said, a state reached).

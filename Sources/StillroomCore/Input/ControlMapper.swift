@@ -1,5 +1,5 @@
-/// The kinds of screen the controls behave differently on. The screens themselves come later; this is
-/// what the input mapping needs to know about them.
+/// The kinds of screen the controls behave differently on: what the input mapping needs to know about the
+/// interface's screens (`Interface.screenKind`).
 public enum ScreenKind: String, Equatable, Hashable, Sendable, CaseIterable {
     /// Home: the session library.
     case home
@@ -24,7 +24,7 @@ public enum ScreenKind: String, Equatable, Hashable, Sendable, CaseIterable {
     case confirm
 }
 
-/// What a control means on the current screen. The UI core (a later issue) performs it.
+/// What a control means on the current screen. The interface (`Interface.handle`) performs it.
 public enum ControlAction: Equatable, Sendable {
     /// Light the screen; nothing else happens.
     case wake

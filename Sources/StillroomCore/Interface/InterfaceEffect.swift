@@ -14,7 +14,7 @@ public enum InterfaceEffect: Equatable, Sendable {
     case setFavourite(sessionID: String, Bool)
     /// `Settings.set(key, to: value)`, then store it.
     case changeSetting(key: String, value: String)
-    /// Store the reminder choice (issue 11 plans and fires it).
+    /// Store the reminder choice (the reminder planner plans and fires it).
     case setReminder(enabled: Bool, minuteOfDay: Int)
     case startDownload(sessionID: String)
     case cancelDownload(sessionID: String)

@@ -72,7 +72,7 @@ public enum InterfaceSamples {
         cue(50.721, 51.347, "And out."),
     ])
 
-    /// A cue of 318 characters (issue 19: longer than the transcript screen holds at the largest text size).
+    /// A cue of 318 characters (longer than the transcript screen holds at the largest text size).
     public static let longCue = "In for four, and out for six. Let the breath find its own pace as you count, without forcing anything: "
         + "the in-breath rising gently through the chest, a small pause at the top, and then the long, slow out-breath, "
         + "letting the shoulders soften and the jaw loosen, until the next breath arrives by itself, gentle and easy."

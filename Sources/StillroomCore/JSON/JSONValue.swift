@@ -1,6 +1,6 @@
 /// A JSON document held as plain data.
 ///
-/// The catalog, the breath-cue sidecars and (later) the control protocol read JSON whose shape they
+/// The catalog, the breath-cue sidecars and the control protocol read JSON whose shape they
 /// check field by field, so they need the raw tree rather than a `Decodable` struct: a struct decoder stops
 /// at the first wrong field, while validation wants to report every wrong field and keep the good entries.
 ///

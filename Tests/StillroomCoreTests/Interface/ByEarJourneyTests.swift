@@ -1,7 +1,7 @@
 import Testing
 import StillroomCore
 
-/// The journey of issue 12 done by ear alone: spoken labels on, the screen dark the whole time, and every
+/// The whole journey done by ear alone: spoken labels on, the screen dark the whole time, and every
 /// step checked only through what the box says — choose, play, pause, seek, resume after a restart, and
 /// the history. docs/accessibility.md walks the same path for a person.
 @Suite struct ByEarJourneyTests {

@@ -2,7 +2,7 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Issue 25: using the box by ear as well as the best talking-book players. Pure interface, manual clock,
+/// Using the box by ear as well as the best talking-book players. Pure interface, manual clock,
 /// the controls through ControlInput (chords and holds with time moving on); the only assertions on what the
 /// box says and on what it does (or, with the key describer on, does not do).
 func said(_ box: InterfaceDriver) -> [String] {
@@ -373,7 +373,7 @@ func changedAnything(_ box: InterfaceDriver) -> [InterfaceEffect] {
         #expect(said(box).count == 1)
     }
 
-    @Test func shortLabelsSayTheTargetAsTheIssueAsks() {
+    @Test func shortLabelsSayOnlyTheTarget() {
         let box = playing { $0.verbosity = .short }
         box.mark()
         box.turn(8)
