@@ -31,7 +31,10 @@ let package = Package(
         .target(name: "CInputShims"),
 
         // Pure core: no C modules, no I/O, no clock reads.
-        .target(name: "StillroomCore"),
+        // The monotonic instant alone: the event loop reads it, the core computes with it, and the loop
+        // need not import the whole core for one type.
+        .target(name: "MonotonicTime"),
+        .target(name: "StillroomCore", dependencies: ["MonotonicTime"]),
 
         // The daemon <-> CLI protocol: JSON lines, versioned. Pure.
         .target(name: "ControlProtocol", dependencies: ["StillroomCore"]),
@@ -43,7 +46,7 @@ let package = Package(
         .target(name: "Devices", dependencies: ["StillroomCore"]),
 
         // Adapters: one C library (or the kernel's syscalls) each.
-        .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore"]),
+        .target(name: "EventLoop", dependencies: ["CLinuxShims", "MonotonicTime"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),

@@ -1,7 +1,7 @@
 import CLinuxShims
 import FoundationEssentials
 import Glibc
-import StillroomCore
+import MonotonicTime
 
 /// Reads the kernel's clocks. The loop reads them once per iteration; everything else uses that reading.
 public enum SystemClocks {

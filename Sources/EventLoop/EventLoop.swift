@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import StillroomCore
+import MonotonicTime
 
 /// One thread, one epoll: every source of work is a file descriptor in this loop.
 ///

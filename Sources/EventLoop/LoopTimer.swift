@@ -1,5 +1,5 @@
 import FoundationEssentials
-import StillroomCore
+import MonotonicTime
 
 /// A one-shot timer on the monotonic clock. Re-schedule it from its handler to repeat.
 public final class LoopTimer: ScheduledTimer {
