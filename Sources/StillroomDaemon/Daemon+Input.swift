@@ -54,24 +54,20 @@ extension Daemon {
         if options.input == .terminal { TerminalInput.restoreTerminal() }
     }
 
-    /// One event from any backend: mapped to an action on the screen showing, then performed by the
-    /// interface. Every event is also activity for the screen's dim timers (the interface's business).
+    /// One event from any backend, for the box to map and perform (Box).
     func handleInput(_ event: InputEvent) {
         inputEventsHandled += 1
-        let action = controls.action(for: event, on: screenKind, dark: ui.controlsDark, at: loop.now)
-        if let due = controls.gestureDueAt { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
-        guard let action else { return }
-        handleInputAction(action)
+        // The transcript's pages near the reader move with the recording: bring them up to date, so a
+        // detent lands on the page the screen shows next.
+        if ui.screen == .transcript { refreshModel() }
+        perform(box.handle(.input(event), now: loop.now))
     }
 
     /// A held gesture completed (BACK and the knob: spoken labels; BACK and PLAY: the key describer; BACK
-    /// alone for three seconds: the guide). The interface decides; what it says is said either way, and
-    /// a setting the card cannot save is said to be unchanged (Daemon+Interface, `perform`).
+    /// alone for three seconds: the guide). The box decides; a setting the card cannot save is said to be
+    /// unchanged (Daemon+Interface, `perform`).
     func chordTimerFired() {
-        guard let gesture = controls.gestureTimerFired(at: loop.now) else { return }
-        if !readingQueue.isEmpty { stopReading() }
-        perform(ui.handle(gesture: gesture, model: model, now: loop.now))
-        screen?.invalidate()
+        perform(box.handle(.gestureTimer, now: loop.now))
     }
 
     private func startJackMonitor(card: String, control: String) {

@@ -17,8 +17,7 @@ extension Daemon {
         refreshModel(historyChanged: true)
         for kind in InterfaceTimer.allCases {
             interfaceTimers[kind] = loop.makeTimer { [unowned self] in
-                perform(ui.handle(timer: kind, model: model, now: loop.now))
-                screen?.invalidate()
+                perform(box.handle(.interfaceTimer(kind), now: loop.now))
             }
         }
         minuteTimer = loop.makeWallClockTimer { [unowned self] in
@@ -27,7 +26,7 @@ extension Daemon {
         }
         scheduleNextMinute()
         try openDisplay()
-        perform(ui.start(model: model, now: loop.now))
+        perform(box.handle(.start, now: loop.now))
     }
 
     private func openDisplay() throws(StartupError) {
@@ -69,17 +68,7 @@ extension Daemon {
         minuteTimer?.cancel()
     }
 
-    /// One control action from any input backend.
-    func handleInputAction(_ action: ControlAction) {
-        if !readingQueue.isEmpty && action != .wake { stopReading() }
-        // The transcript's pages near the reader move with the recording: bring them up to date, so a
-        // detent lands on the page the screen shows next.
-        if ui.screen == .transcript { refreshModel() }
-        perform(ui.handle(action, model: model, now: loop.now))
-        screen?.invalidate()
-    }
-
-    var screenKind: ScreenKind { ui.screenKind(model) }
+    var screenKind: ScreenKind { box.screenKind }
     var screenIsDark: Bool { ui.isDark }
 
     /// Rebuilds the model after anything on screen may have changed, lets the interface react, redraws.
@@ -96,10 +85,7 @@ extension Daemon {
             // The pages the screen cuts the transcript's long cues into, for the knob (Interface.scroll).
             next.transcriptPages = sceneBuilder.transcriptPages(ui, model: next, size: screen.display.size, now: loop.now)
         }
-        guard next != model else { return }
-        model = next
-        perform(ui.update(model: model, now: loop.now))
-        screen?.invalidate()
+        perform(box.handle(.modelChanged(next), now: loop.now))
     }
 
     private func buildModel() -> InterfaceModel {
@@ -187,6 +173,28 @@ extension Daemon {
     }
 
     // MARK: Effects
+
+    /// Performs the box's effects in order; the interface's own come in runs, one run per event, each
+    /// performed as a whole (a refusal in it silences what it meant to say).
+    func perform(_ effects: [BoxEffect]) {
+        var run: [InterfaceEffect] = []
+        for effect in effects {
+            if case .interface(let effect) = effect {
+                run.append(effect)
+                continue
+            }
+            if !run.isEmpty { perform(run) }
+            run = []
+            switch effect {
+            case .interface: break
+            case .gestureTimer(let due):
+                if let due { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
+            case .stopReadingAloud: stopReading()
+            case .redraw: screen?.invalidate()
+            }
+        }
+        if !run.isEmpty { perform(run) }
+    }
 
     /// Performs the interface's effects in order. A setting the card cannot save is said to be unchanged
     /// (even with spoken labels off: someone asked for it), and what the interface meant to say about the

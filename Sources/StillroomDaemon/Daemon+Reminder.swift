@@ -38,8 +38,7 @@ extension Daemon {
     /// The silent cue: the screen lights (as a touch would, through the interface, which dims it again in
     /// its own time) so the card or the circle is seen without a sound.
     func glow() {
-        perform(ui.handle(.wake, model: model, now: loop.now))
-        screen?.invalidate()
+        perform(box.handle(.glow, now: loop.now))
     }
 
     var reminderContext: ReminderMachine.Context {

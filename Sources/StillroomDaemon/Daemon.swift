@@ -40,8 +40,7 @@ public final class Daemon {
     var controlServer: ControlServer?
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
-    /// The chord detector and the control mapper (ControlInput), and the timer for a held gesture.
-    var controls = ControlInput()
+    /// The timer for a held gesture (the box's chord detector asks for it).
     var chordTimer: LoopTimer!
     /// A label waiting out the debounce (a burst of knob turns speaks only the last item).
     var pendingLabel: String?
@@ -61,8 +60,10 @@ public final class Daemon {
     /// Seconds of recordings the speaker played since start, as the engine reported them to the practice
     /// ledger (status: soaks and power-cut tests compare practice kept with it).
     var heardSecondsTotal = 0.0
-    /// Transcript lines still to be read aloud.
-    var readingQueue: [String] = []
+    /// Transcript lines still to be read aloud; the box knows whether there are any (a control stops them).
+    var readingQueue: [String] = [] {
+        didSet { perform(box.handle(.readingAloud(!readingQueue.isEmpty), now: loop.now)) }
+    }
     var readingTimer: LoopTimer!
     var labelTimer: LoopTimer!
     var downloads: DownloadManager?
@@ -71,9 +72,10 @@ public final class Daemon {
     var reminderRecheck: LoopTimer!
     /// When the current pause began (a reminder waits for a long enough pause).
     var pausedSince: MonotonicInstant?
-    // The interface and the screen.
-    var ui = Interface()
-    var model = InterfaceModel()
+    // The controls and the interface (the box's rules), and the screen.
+    var box = Box()
+    var ui: Interface { box.interface }
+    var model: InterfaceModel { box.model }
     var screen: ScreenDriver?
     var sceneBuilder: InterfaceScene?
     var previewWriter: TerminalPreviewWriter?

@@ -126,6 +126,7 @@ public struct Interface: Equatable, Sendable {
         lastPhase = model.player.phase
         lastNoticeIDs = model.notices.map(\.id)
         lastTimer = model.breathingTimer
+        lastDimming = [model.settings.dimAfterSeconds, model.settings.darkAfterSeconds] // armed just below
         if model.breathingTimer != nil { stack.append(Page(.breathingTimer)) }
         var effects: [InterfaceEffect] = [.setScreenPower(.on)] + scheduleDimming(model, now: now)
         // What the screen shows at start is said once: the offer to resume, then any notice.

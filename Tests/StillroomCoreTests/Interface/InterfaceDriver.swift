@@ -1,14 +1,17 @@
 import DeviceFakes
 import StillroomCore
 
-/// The interface as the daemon will run it: scripted input → control mapper → interface, with the
-/// effects applied to the model the way the daemon would (a small stand-in for the player, the store
-/// and the download manager) and timers kept on a manual clock.
+/// The box as the daemon runs it: scripted input into `Box`, with the interface's effects applied to the
+/// model the way the daemon would (a small stand-in for the player, the store and the download manager),
+/// every changed model handed back, and timers kept on a manual clock.
 final class InterfaceDriver {
     var model: InterfaceModel
-    var interface = Interface()
-    /// The chord detector and the control mapper, as the daemon runs them.
-    var controls = ControlInput()
+    private(set) var box: Box
+    /// The interface; tests may set it to begin on a given page.
+    var interface: Interface {
+        get { box.interface }
+        set { box = Box(interface: newValue, controls: box.controls, model: box.model) }
+    }
     let input = ScriptedInput(loop: nil, jackAtStart: nil)
     var now: MonotonicInstant
     /// Every effect so far, in order.
@@ -20,8 +23,9 @@ final class InterfaceDriver {
     init(model: InterfaceModel = InterfaceSamples.model(), now: MonotonicInstant = InterfaceSamples.now) {
         self.model = model
         self.now = now
+        box = Box(model: model)
         try! input.start { [unowned self] event in self.feed(event) }
-        apply(interface.start(model: model, now: now))
+        perform(box.handle(.start, now: now))
     }
 
     var screen: Screen { interface.screen }
@@ -60,20 +64,17 @@ final class InterfaceDriver {
         }
     }
 
-    func feed(_ event: InputEvent) {
-        guard let action = controls.action(for: event, on: interface.screenKind(model), dark: interface.controlsDark, at: now) else { return }
-        apply(interface.handle(action, model: model, now: now))
-    }
+    func feed(_ event: InputEvent) { perform(box.handle(.input(event), now: now)) }
 
     /// Moves the clock on, firing due timers in order (and ending a breathing timer at its end, as the
     /// daemon's end timer does).
     func advance(by duration: Duration) {
         let end = now + duration
         while true {
-            if let gestureAt = controls.gestureDueAt, gestureAt <= end,
+            if let gestureAt = gestureDueAt, gestureAt <= end,
                timers.values.allSatisfy({ $0 >= gestureAt }), model.breathingTimer.map({ $0.endsAt >= gestureAt }) ?? true {
                 now = max(now, gestureAt)
-                if let gesture = controls.gestureTimerFired(at: now) { apply(interface.handle(gesture: gesture, model: model, now: now)) }
+                perform(box.handle(.gestureTimer, now: now))
                 continue
             }
             let due = timers.filter { $0.value <= end }.min { $0.value < $1.value }
@@ -85,7 +86,7 @@ final class InterfaceDriver {
             guard let (kind, at) = due else { break }
             now = max(now, at)
             timers[kind] = nil
-            apply(interface.handle(timer: kind, model: model, now: now))
+            perform(box.handle(.interfaceTimer(kind), now: now))
         }
         now = end
     }
@@ -93,10 +94,25 @@ final class InterfaceDriver {
     /// Changes the model as the daemon would, and tells the interface.
     func update(_ change: (inout InterfaceModel) -> Void) {
         change(&model)
-        apply(interface.update(model: model, now: now))
+        perform(box.handle(.modelChanged(model), now: now))
     }
 
     // MARK: The daemon's side
+
+    /// The held-gesture timer the box asked for.
+    private var gestureDueAt: MonotonicInstant?
+
+    func perform(_ new: [BoxEffect]) {
+        var run: [InterfaceEffect] = []
+        for effect in new {
+            switch effect {
+            case .interface(let effect): run.append(effect)
+            case .gestureTimer(let at): gestureDueAt = at
+            case .stopReadingAloud, .redraw: break
+            }
+        }
+        if !run.isEmpty { apply(run) }
+    }
 
     func apply(_ new: [InterfaceEffect]) {
         effects += new
@@ -155,7 +171,7 @@ final class InterfaceDriver {
             }
         }
         // The daemon hands every changed model back.
-        let more = interface.update(model: model, now: now)
-        if !more.isEmpty { apply(more) }
+        let more = box.handle(.modelChanged(model), now: now)
+        if !more.isEmpty { perform(more) }
     }
 }
