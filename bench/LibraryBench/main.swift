@@ -8,7 +8,7 @@
 // - The catalog (default Content/catalog.json): `JSONValue.parse` (the syntax locator's pass, then
 //   JSONDecoder) against JSONDecoder alone, min / median / max over ROUNDS rounds (default 200), so the
 //   cost of knowing where a syntax error is can be read off.
-// Figures go to docs/performance.md ("Libraries"); not a test.
+// Figures go to docs/architecture.md ("What is hand-written, and why"); not a test.
 import CryptoHash
 import FoundationEssentials
 import Glibc
