@@ -7,7 +7,8 @@
 //   machine do not count.
 // - The catalog (default Content/catalog.json): `JSONValue.parse` (the syntax locator's pass, then
 //   JSONDecoder) against JSONDecoder alone, min / median / max over ROUNDS rounds (default 200), so the
-//   cost of knowing where a syntax error is can be read off.
+//   cost of knowing where a syntax error is can be read off. Then JSONDecoder alone on arrays nested 64 to
+//   512 deep (the locator refuses more than 64 before the decoder runs), once each.
 // Figures go to docs/architecture.md ("What is hand-written, and why"); not a test.
 import CryptoHash
 import FoundationEssentials
@@ -67,3 +68,10 @@ for _ in 0..<rounds {
 print("\(catalogPath) (\(data.count) bytes), \(rounds) rounds:")
 print("  JSONValue.parse (locator + JSONDecoder)  \(summary(located))")
 print("  JSONDecoder alone                        \(summary(decoded))")
+
+for depth in [64, 128, 256, 512] {
+    let nested = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+    let start = clock.now
+    _ = try? JSONDecoder().decode(JSONValue.self, from: nested)
+    print("  JSONDecoder alone, arrays nested \(depth) deep  \(microseconds(clock.now - start))")
+}
