@@ -25,6 +25,7 @@ let package = Package(
         debianLibrary("CEspeak", pkgConfig: "espeak-ng", package: "libespeak-ng-dev"),
         debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
         debianLibrary("CCurl", pkgConfig: "libcurl", package: "libcurl4-openssl-dev"),
+        debianLibrary("CCrypto", pkgConfig: "libcrypto", package: "libssl-dev"),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.
@@ -57,8 +58,10 @@ let package = Package(
         .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        // SHA-256 from libcrypto (OpenSSL's EVP), for verifying downloads.
+        .target(name: "CryptoHash", dependencies: ["CCrypto", "StillroomCore"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
-        .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
+        .target(name: "CurlDownloader", dependencies: ["CCurl", "CryptoHash", "EventLoop", "StillroomCore"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
         // for the CLI), interfaces from sysfs and getifaddrs, host lookups for the CLI.
         .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore"]),
@@ -91,6 +94,8 @@ let package = Package(
 
         // History benchmark (bench/history): swift build -c release --product history-bench.
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
+        // Library benchmark (bench/LibraryBench): swift build -c release --product library-bench.
+        .executableTarget(name: "library-bench", dependencies: ["CryptoHash", "StillroomCore"], path: "bench/LibraryBench"),
         // Checkpoint commit benchmark (bench/CheckpointBench): swift build -c release --product checkpoint-bench.
         .executableTarget(name: "checkpoint-bench", dependencies: ["SQLiteStore", "StillroomCore"], path: "bench/CheckpointBench"),
 
@@ -116,6 +121,7 @@ let package = Package(
         // process); used by SQLiteStoreTests, never linked into a product.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
+        .testTarget(name: "CryptoHashTests", dependencies: ["CryptoHash", "StillroomCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
@@ -125,12 +131,12 @@ let package = Package(
         .testTarget(name: "InputBackendTests", dependencies: [
             "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
-        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "SQLiteStore", "CairoPainter", "NetworkProbe", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "CryptoHash", "SQLiteStore", "CairoPainter", "NetworkProbe", "TestSupport"]),
         .testTarget(name: "AcceptanceTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
-        .testTarget(name: "ContentTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
+        .testTarget(name: "ContentTests", dependencies: ["CryptoHash", "StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "CurlDownloaderTests", dependencies: [
-            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
+            "CurlDownloader", "CryptoHash", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
         ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",

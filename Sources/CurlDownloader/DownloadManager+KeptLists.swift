@@ -5,6 +5,7 @@
 // - each source's last good manifest (`sources/<hash of its address>.json`): sessions not downloaded still
 //   show, marked as needing the network, until the source is reached again.
 
+import CryptoHash
 import StillroomCore
 
 extension DownloadManager {

@@ -1,6 +1,7 @@
 // Start-up: reconcile the records with the downloads folder, then verify copies in the background and
 // resume interrupted downloads once a manifest names them again.
 
+import CryptoHash
 import EventLoop
 import Glibc
 import StillroomCore
@@ -177,7 +178,7 @@ final class CopyVerifier {
             }
             current = (next.id, next.adopt, fd, path, SHA256Hasher())
         }
-        guard var item = current else { return }
+        guard let item = current else { return }
         var buffer = [UInt8](repeating: 0, count: chunk)
         let count = buffer.withUnsafeMutableBytes { read(item.fd, $0.baseAddress, chunk) }
         if count < 0 && errno == EINTR {
@@ -195,7 +196,6 @@ final class CopyVerifier {
             report(item.id, .success(item.hasher.finalize()))
         } else {
             buffer.withUnsafeBytes { item.hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            current = item
         }
         if current != nil || !queue.isEmpty { timer?.schedule(at: loop.now) }
     }

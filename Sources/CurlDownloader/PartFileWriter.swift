@@ -2,6 +2,7 @@
 // the digest is ready when the last byte lands. After a restart the bytes already on disk are read back
 // into the digest (in chunks, between loop iterations) before the transfer continues from there.
 
+import CryptoHash
 import Glibc
 import StillroomCore
 

@@ -1,3 +1,4 @@
+import CryptoHash
 import MPG123Decoder
 import StillroomCore
 import TestSupport
@@ -11,7 +12,7 @@ import Testing
     func json(_ path: String) throws -> JSONValue { try JSONValue.parse(Files.read(path)) }
 
     func sha256(_ path: String) -> String {
-        var hasher = SHA256Hasher()
+        let hasher = SHA256Hasher()
         hasher.update(Files.read(path))
         return hasher.finalize().hex
     }

@@ -3,6 +3,7 @@
 // limit is a hang guard (a minute with nothing happening at all), never an assertion.
 
 @testable import CurlDownloader
+import CryptoHash
 import EventLoop
 import StillroomCore
 import TestSupport

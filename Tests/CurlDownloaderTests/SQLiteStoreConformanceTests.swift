@@ -1,6 +1,7 @@
 // The daemon's store satisfies DownloadRecordStore as it is: this is the one line the daemon adds.
 
 @testable import CurlDownloader
+import CryptoHash
 import SQLiteStore
 import StillroomCore
 import TestSupport

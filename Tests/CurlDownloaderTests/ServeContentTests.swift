@@ -3,6 +3,7 @@
 // verifies against its manifest entry.
 
 @testable import CurlDownloader
+import CryptoHash
 import EventLoop
 import Glibc
 import StillroomCore

@@ -1,3 +1,4 @@
+import CryptoHash
 import Glibc
 import StillroomCore
 import TestSupport
@@ -13,7 +14,7 @@ import Testing
         Files.write(audio, to: remote + "/far-sweep/audio.mp3")
         Files.write("WEBVTT\n\n00:00.000 --> 00:20.000\nA far sweep.\n", to: remote + "/far-sweep/transcript.vtt")
         Files.write("{}", to: remote + "/far-sweep/provenance.json")
-        var hasher = SHA256Hasher()
+        let hasher = SHA256Hasher()
         hasher.update(audio)
         Files.write("""
             {"schema": 1, "sessions": [{"id": "far-sweep", "title": "Far sweep", "theme": "unwind",

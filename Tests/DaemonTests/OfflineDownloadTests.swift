@@ -1,3 +1,4 @@
+import CryptoHash
 import Glibc
 import StillroomCore
 import TestSupport

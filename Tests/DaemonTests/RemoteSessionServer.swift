@@ -1,3 +1,4 @@
+import CryptoHash
 import Glibc
 import StillroomCore
 import TestSupport
@@ -37,7 +38,7 @@ final class RemoteSessionServer {
         Files.write(audio, to: remote + "/far-sweep/audio.mp3")
         Files.write(transcript, to: remote + "/far-sweep/transcript.vtt")
         Files.write("{}", to: remote + "/far-sweep/provenance.json")
-        var hasher = SHA256Hasher()
+        let hasher = SHA256Hasher()
         hasher.update(audio)
         Files.write("""
             {"schema": 1, "sessions": [{"id": "far-sweep", "title": \(jsonString(title)), "theme": "unwind",

@@ -17,5 +17,18 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
         hex = text
     }
 
+    /// The digest whose 32 bytes are `bytes`, as a hasher returns them.
+    public init(bytes: some Collection<UInt8>) {
+        precondition(bytes.count == 32, "a SHA-256 digest is 32 bytes, not \(bytes.count)")
+        let digits = Array("0123456789abcdef".unicodeScalars)
+        var hex = ""
+        hex.reserveCapacity(64)
+        for byte in bytes {
+            hex.unicodeScalars.append(digits[Int(byte >> 4)])
+            hex.unicodeScalars.append(digits[Int(byte & 0xF)])
+        }
+        self.hex = hex
+    }
+
     public var description: String { hex }
 }

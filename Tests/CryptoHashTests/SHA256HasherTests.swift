@@ -1,3 +1,4 @@
+import CryptoHash
 import StillroomCore
 import Testing
 
@@ -11,14 +12,14 @@ import Testing
          "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
     ])
     func knownVectors(message: String, hex: String) {
-        var hasher = SHA256Hasher()
+        let hasher = SHA256Hasher()
         hasher.update(message)
         #expect(hasher.finalize().hex == hex)
         #expect(hasher.byteCount == Int64(message.utf8.count))
     }
 
     @Test func oneMillionLetterA() {
-        var hasher = SHA256Hasher()
+        let hasher = SHA256Hasher()
         let chunk = [UInt8](repeating: 0x61, count: 1000)
         for _ in 0..<1000 { hasher.update(chunk) }
         #expect(hasher.finalize().hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
@@ -44,7 +45,7 @@ import Testing
         let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 11) }
         let whole = SHA256Hasher.digest(bytes)
         for split in [1, 7, 63, 64, 65, 128, 500, 999] {
-            var hasher = SHA256Hasher()
+            let hasher = SHA256Hasher()
             var offset = 0
             while offset < bytes.count {
                 let end = min(bytes.count, offset + split)
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func finalizeLeavesTheHasherUsable() {
-        var hasher = SHA256Hasher()
+        let hasher = SHA256Hasher()
         hasher.update("ab")
         _ = hasher.finalize()
         hasher.update("c")
