@@ -7,8 +7,8 @@ import StillroomCore
 
 /// Where the screen goes, as the `--display` option names it.
 public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
-    /// The panel, through DRM/KMS.
-    case drm
+    /// The panel, through DRM/KMS, from the card nodes in `directory` (`drm:DIR`; tests point it elsewhere).
+    case drm(directory: String = DisplaySpec.defaultDRMDirectory)
     /// A PNG file rewritten whenever the picture changes (the simulator, tests, screenshots).
     case png(path: String, size: PixelSize)
     /// Drawn and kept in memory, never shown or written: the whole display path but the panel, for
@@ -17,14 +17,21 @@ public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
     /// No screen at all: audio only.
     case none
 
+    /// Where the kernel makes DRM card nodes.
+    public static let defaultDRMDirectory = "/dev/dri"
+
     /// The size a PNG screen has unless the spec says otherwise: the reference 800×480 panel.
     public static let defaultPNGSize = PixelSize(width: 800, height: 480)
 
-    /// Parses `drm`, `none`, `memory` or `memory@WxH`, `png:PATH` (800×480) or `png@WxH:PATH`
+    /// Parses `drm` or `drm:DIR`, `none`, `memory` or `memory@WxH`, `png:PATH` (800×480) or `png@WxH:PATH`
     /// (`png@480x320:/tmp/screen.png`).
     public init(parsing text: String) throws(DisplayError) {
         switch text {
-        case "drm": self = .drm
+        case "drm": self = .drm()
+        case _ where text.hasPrefix("drm:"):
+            let directory = String(text.dropFirst(4))
+            guard !directory.isEmpty else { throw DisplayError(.failed, "drm: needs a folder of card nodes (drm:/dev/dri)") }
+            self = .drm(directory: directory)
         case "none": self = .none
         case "memory": self = .memory(size: Self.defaultPNGSize)
         case _ where text.hasPrefix("memory@"):
@@ -51,7 +58,7 @@ public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .drm: return "drm"
+        case .drm(let directory): return directory == Self.defaultDRMDirectory ? "drm" : "drm:\(directory)"
         case .none: return "none"
         case .memory(let size): return size == Self.defaultPNGSize ? "memory" : "memory@\(size)"
         case .png(let path, let size): return size == Self.defaultPNGSize ? "png:\(path)" : "png@\(size):\(path)"
@@ -66,7 +73,8 @@ public enum DisplaySpec: Equatable, Sendable, CustomStringConvertible {
         case .none: return nil
         case .png(let path, let size): return OffscreenDisplay(size: size, pngPath: path, writer: CairoPNGWriter())
         case .memory(let size): return OffscreenDisplay(size: size)
-        case .drm: return try DRMDisplay.open(loop: loop, preference: preference, rotation: rotation)
+        case .drm(let directory):
+            return try DRMDisplay.open(loop: loop, preference: preference, rotation: rotation, directory: directory)
         }
     }
 }

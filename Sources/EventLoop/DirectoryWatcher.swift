@@ -9,13 +9,28 @@ public final class DirectoryWatcher {
     private let fd: Int32
     private var watch: IOWatch?
 
-    /// `onChange` receives the names that changed in one wake-up.
-    public init(loop: EventLoop, path: String, onChange: @escaping ([String]) -> Void) throws(SystemError) {
+    /// Which changes to an entry are reported.
+    public struct Changes: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let created = Changes(rawValue: UInt32(IN_CREATE | IN_MOVED_TO))
+        public static let written = Changes(rawValue: UInt32(IN_CLOSE_WRITE))
+        public static let deleted = Changes(rawValue: UInt32(IN_DELETE))
+        /// Owner, mode and times (udev giving a new device node its group).
+        public static let attributes = Changes(rawValue: UInt32(IN_ATTRIB))
+        public static let all: Changes = [.created, .written, .deleted, .attributes]
+    }
+
+    /// `onChange` receives the names that changed in one wake-up. A watcher of device nodes leaves out
+    /// `.written`: opening a node read-write and closing it is such a change, so trying the device on each
+    /// change would wake itself for ever.
+    public init(loop: EventLoop, path: String, changes: Changes = .all,
+                onChange: @escaping ([String]) -> Void) throws(SystemError) {
         self.path = path
         let made = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard made >= 0 else { throw SystemError("inotify_init1") }
         fd = made
-        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB | IN_DONT_FOLLOW)
+        let mask = changes.rawValue | UInt32(IN_DONT_FOLLOW)
         guard inotify_add_watch(fd, path, mask) >= 0 else {
             let code = errno
             close(made)

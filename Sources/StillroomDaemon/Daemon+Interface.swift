@@ -29,39 +29,6 @@ extension Daemon {
         perform(box.handle(.start, now: loop.now))
     }
 
-    private func openDisplay() throws(StartupError) {
-        let display: Display?
-        do {
-            display = try options.display.open(loop: loop)
-        } catch {
-            logger.warning("display: \(error); the box carries on without a screen")
-            return
-        }
-        guard let display else { return }
-        let painter: ScenePainter
-        do {
-            painter = try ScenePainter(size: display.size)
-        } catch {
-            throw StartupError("display: \(error)")
-        }
-        let builder = InterfaceScene(measurer: painter.textMeasurer)
-        sceneBuilder = builder
-        let driver = ScreenDriver(loop: loop, display: display, painter: painter) { [unowned self] now in
-            builder.scene(ui, model: model, size: display.size, now: now)
-        }
-        driver.onError = { [logger] error in logger.error("display: \(error)") }
-        // The journal's mark for boot measurements: the library (or clock face) is shown only now, after
-        // READY=1, with the store, catalog, input and audio output already open (Daemon.init's order).
-        driver.onFirstFrame = { [logger] in logger.notice("screen: first frame shown; PLAY is accepted") }
-        screen = driver
-        if let offscreen = display as? OffscreenDisplay, options.preview ?? (isatty(STDOUT_FILENO) == 1) {
-            let writer = TerminalPreviewWriter(loop: loop)
-            offscreen.onFrameChanged = { writer.show($0) }
-            previewWriter = writer
-        }
-        logger.info("display: \(display.name), \(display.size.width)x\(display.size.height)")
-    }
-
     func stopInterface() {
         screen?.close()
         for timer in interfaceTimers.values { timer.cancel() }

@@ -77,6 +77,8 @@ public final class Daemon {
     var ui: Interface { box.interface }
     var model: InterfaceModel { box.model }
     var screen: ScreenDriver?
+    /// Watches for a DRM card while the screen is not there yet (its driver loads after the daemon starts).
+    var displayWatcher: DirectoryWatcher?
     var sceneBuilder: InterfaceScene?
     var previewWriter: TerminalPreviewWriter?
     var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]

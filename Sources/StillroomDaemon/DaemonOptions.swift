@@ -20,7 +20,7 @@ public struct DaemonOptions: Equatable, Sendable {
     public var contentDirectory = "/usr/share/stillroom/content"
     public var boardFile = "/etc/stillroom/board.conf"
     public var audioDevice = "default"
-    public var display: DisplaySpec = .drm
+    public var display: DisplaySpec = .drm()
     /// The terminal preview of the screen (the simulator): nil = when stdout is a terminal.
     public var preview: Bool?
     public var input: InputSource = .gpio
@@ -56,7 +56,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --content-dir PATH    bundled content with catalog.json      [/usr/share/stillroom/content]
           --board PATH          board file: pins and controls          [/etc/stillroom/board.conf]
           --audio-device NAME   ALSA PCM to play on                    [default]
-          --display TARGET      drm | png:PATH | png@WxH:PATH | memory[@WxH] | none   [drm]
+          --display TARGET      drm[:DIR] | png:PATH | png@WxH:PATH | memory[@WxH] | none   [drm]
           --preview on|off      the screen previewed in the terminal   [on when stdout is a terminal]
           --input SOURCE        gpio | evdev | terminal | none         [gpio]
           --socket PATH         control socket for stillroomctl        [/run/stillroom/control.sock]
@@ -170,7 +170,7 @@ public struct DaemonOptions: Equatable, Sendable {
         guard timeWarp > 1 else { return }
         var real: [String] = []
         if audioDevice != "paced" && !audioDevice.hasPrefix("paced:") { real.append("--audio-device \(audioDevice)") }
-        if display == .drm { real.append("--display drm") }
+        if case .drm = display { real.append("--display drm") }
         if input == .gpio || input == .evdev { real.append("--input \(input.rawValue)") }
         if !manifestURLs.isEmpty { real.append("--manifest") }
         guard real.isEmpty else {
@@ -184,7 +184,7 @@ public struct DaemonOptions: Equatable, Sendable {
         do {
             return try DisplaySpec(parsing: text)
         } catch {
-            throw OptionsError("--display: expected drm, png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"\(text)\"")
+            throw OptionsError("--display: expected drm[:DIR], png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"\(text)\"")
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
         guard case .run(let options) = try DaemonOptions.parse([]) else { Issue.record("expected run"); return }
         #expect(options.dataDirectory == "/var/lib/stillroom")
         #expect(options.socketPath == "/run/stillroom/control.sock")
-        #expect(options.display == .drm)
+        #expect(options.display == .drm())
         #expect(options.input == .gpio)
         #expect(!options.simulator)
     }
@@ -58,7 +58,7 @@ import Testing
         (["--data-dir"], "--data-dir needs a value"),
         (["--data-dir", "--simulator"], "--data-dir needs a value"),
         (["--data-dir="], "--data-dir needs a non-empty path"),
-        (["--display", "hdmi"], "--display: expected drm, png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"hdmi\""),
+        (["--display", "hdmi"], "--display: expected drm[:DIR], png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"hdmi\""),
         (["--display", "png:"], "--display png: needs a path, as in png:/tmp/screen.png"),
         (["--input", "mouse"], "--input: expected gpio, evdev, terminal or none, got \"mouse\""),
         (["--audio-device="], "--audio-device needs a PCM name"),

@@ -42,7 +42,7 @@ import Testing
     @Test func aBadFlagExitsTwoWithOneLineReason() {
         let result = Subprocess.run(binary, ["--display", "hdmi"])
         #expect(result.status == 2)
-        #expect(result.stderr == "stillroomd: --display: expected drm, png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"hdmi\"\nTry 'stillroomd --help'.\n")
+        #expect(result.stderr == "stillroomd: --display: expected drm[:DIR], png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"hdmi\"\nTry 'stillroomd --help'.\n")
     }
 
     @Test func anUnusablePathExitsOneWithTheReason() {

@@ -102,6 +102,31 @@ public final class Subprocess {
         }
     }
 
+    /// Reads stderr lines until one contains `text`; returns the lines read, the last being that one when
+    /// it came. `guardSeconds` without a byte ends the wait (a hang guard, not a timing: the caller's
+    /// expectation then fails on what was read).
+    public func readStderrLines(until text: String, guardSeconds: Int32 = 60) -> [String] {
+        var lines: [String] = []
+        var current: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            var watched = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, 1, guardSeconds * 1000)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return lines }
+            let count = read(stderrFD, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return lines }
+            if byte != 0x0A {
+                current.append(byte)
+                continue
+            }
+            lines.append(String(decoding: current, as: UTF8.self))
+            current = []
+            if lines[lines.count - 1].contains(text) { return lines }
+        }
+    }
+
     /// Everything the child writes to stdout until it closes it.
     public func readStdout() -> String { Self.readAll(stdoutFD) }
 

@@ -1,0 +1,102 @@
+import CairoPainter
+import DeviceFakes
+import Devices
+import DisplayPipeline
+import EventLoop
+import Glibc
+import StillroomCore
+
+/// The screen: opened at start, or — a DRM screen whose driver is not loaded yet — as soon as its card
+/// appears. At boot the daemon does not wait for udev to finish loading drivers: the sound, the controls
+/// and the store are what PLAY needs, and a screen that comes a few seconds later is drawn then.
+extension Daemon {
+    func openDisplay() throws(StartupError) {
+        let display: Display?
+        do {
+            display = try options.display.open(loop: loop)
+        } catch {
+            // No card yet, or one udev has not yet given its group: a change in the folder may bring it.
+            if case .drm(let directory) = options.display {
+                logger.warning("display: \(error); the box plays without a screen until one appears in \(directory)")
+                waitForDRMCard(in: directory)
+            } else {
+                logger.warning("display: \(error); the box carries on without a screen")
+            }
+            return
+        }
+        guard let display else { return }
+        try show(on: display)
+    }
+
+    private func show(on display: Display) throws(StartupError) {
+        let painter: ScenePainter
+        do {
+            painter = try ScenePainter(size: display.size)
+        } catch {
+            throw StartupError("display: \(error)")
+        }
+        let builder = InterfaceScene(measurer: painter.textMeasurer)
+        sceneBuilder = builder
+        let driver = ScreenDriver(loop: loop, display: display, painter: painter) { [unowned self] now in
+            builder.scene(ui, model: model, size: display.size, now: now)
+        }
+        driver.onError = { [logger] error in logger.error("display: \(error)") }
+        // The journal's mark for boot measurements: the library (or clock face) is shown only now, after
+        // READY=1, with the store, catalog, input and audio output already open (Daemon.init's order).
+        driver.onFirstFrame = { [logger] in logger.notice("screen: first frame shown; PLAY is accepted") }
+        screen = driver
+        if let offscreen = display as? OffscreenDisplay, options.preview ?? (isatty(STDOUT_FILENO) == 1) {
+            let writer = TerminalPreviewWriter(loop: loop)
+            offscreen.onFrameChanged = { writer.show($0) }
+            previewWriter = writer
+        }
+        logger.info("display: \(display.name), \(display.size.width)x\(display.size.height)")
+    }
+
+    /// Watches `directory` for a card node (made by the kernel, then given its group by udev: both are
+    /// changes), or, while the folder itself is missing (no KMS driver loaded at all), its parent for it.
+    private func waitForDRMCard(in directory: String) {
+        let slash = directory.lastIndex(of: "/")
+        let parent = slash.map { $0 == directory.startIndex ? "/" : String(directory[..<$0]) } ?? "."
+        let name = slash.map { String(directory[directory.index(after: $0)...]) } ?? directory
+        do {
+            if access(directory, F_OK) == 0 {
+                displayWatcher = try DirectoryWatcher(loop: loop, path: directory, changes: [.created, .attributes]) { [unowned self] names in
+                    if names.contains(where: { $0.hasPrefix("card") }) { retryDisplay(reason: "a DRM card appeared") }
+                }
+            } else {
+                displayWatcher = try DirectoryWatcher(loop: loop, path: parent, changes: [.created]) { [unowned self] names in
+                    guard names.contains(name) else { return }
+                    waitForDRMCard(in: directory)
+                    retryDisplay(reason: "\(directory) appeared")
+                }
+            }
+        } catch {
+            logger.warning("display: cannot watch \(directory) for a screen (\(error)); the box carries on without one")
+        }
+    }
+
+    private func retryDisplay(reason: String) {
+        guard screen == nil else { return }
+        let display: Display?
+        do {
+            display = try options.display.open(loop: loop)
+        } catch {
+            logger.info("display: \(reason), but \(error); still waiting")
+            return
+        }
+        guard let display else { return }
+        displayWatcher = nil
+        do {
+            try show(on: display)
+        } catch {
+            logger.error("\(error.message); the box carries on without a screen")
+            return
+        }
+        // The interface has been running all along: the screen takes its lit or dark state and the pages
+        // its size cuts the transcript into, then draws.
+        screen?.setScreenOn(ui.power != .off)
+        refreshModel()
+        screen?.invalidate()
+    }
+}
