@@ -31,8 +31,8 @@ extension Daemon {
     }
 
     /// `transcript`: the cues of a session, bundled or downloaded, with their times.
-    func transcriptCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        withSession(request) { session in
+    func transcriptCommand(session id: String) -> Result<JSONValue, ControlError> {
+        withSession(id) { session in
             switch loadTranscript(of: session) {
             case .success(let transcript):
                 let source = if case .bundled = session.transcript { "bundled" } else { "downloaded" }

@@ -10,7 +10,7 @@ struct NetworkCommand {
     let invocation: Invocation
 
     func report() -> NetworkReport {
-        let daemon = try? Connection(socketPath: invocation.socketPath).send("network", [:])
+        let daemon = try? Connection(socketPath: invocation.socketPath).send(.network)
         var known: JSONValue?
         if let daemon, case .success(let result) = daemon.outcome { known = result }
         let hosts = known?["downloadHosts"]?.arrayValue?.compactMap(\.stringValue)

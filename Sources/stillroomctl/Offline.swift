@@ -47,12 +47,12 @@ struct Offline {
     func sessions() throws -> JSONValue {
         let catalog = try loadCatalog()
         let favorites = favoriteIDs()
-        return .object(["sessions": .array(catalog.sessions.map { json($0, favorite: favorites.contains($0.id.rawValue)) })])
+        return SessionSummary.list(catalog.sessions.map { summary($0, favorite: favorites.contains($0.id.rawValue)) })
     }
 
     func show(_ id: String) throws -> JSONValue {
         let session = try find(id, in: try loadCatalog())
-        return json(session, favorite: favoriteIDs().contains(session.id.rawValue))
+        return summary(session, favorite: favoriteIDs().contains(session.id.rawValue)).json
     }
 
     /// The transcript of a bundled session, from the content folder (the daemon's answer has the same shape).
@@ -99,11 +99,11 @@ struct Offline {
             return .object(["downloads": .array([])])
         }
         defer { store.close() }
-        return .object(["downloads": .array(try store.downloads().map { DownloadStatus(record: $0).jsonValue })])
+        return .object(["downloads": .array(try store.downloads().map { DownloadReport(DownloadStatus(record: $0)).json })])
     }
 
     /// History from the database: the same report the daemon gives.
-    func history(_ arguments: [String: JSONValue]) throws -> JSONValue {
+    func history(_ request: ControlCommand.HistoryRequest) throws -> JSONValue {
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
             throw OfflineError(message: "no practice history yet (no database in \(invocation.dataDirectory))", status: .failed)
         }
@@ -118,16 +118,17 @@ struct Offline {
         clock_gettime(CLOCK_REALTIME, &now)
         let history = PracticeHistory(runs: runs, calendar: PracticeCalendar(timeZone: zone, dayBoundary: boundary),
                                       now: UnixMilliseconds(now.tv_sec) * 1000)
-        switch arguments["view"]?.stringValue {
-        case "recent":
+        switch request {
+        case .recent:
             let titles = ((try? loadCatalog())?.sessions ?? []).reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
             return HistoryReport.recent(history, titles: titles)
-        case "export":
-            return .object(["text": .string(arguments["format"]?.stringValue == "csv" ? history.exportCSV() : history.exportJSONText())])
-        default:
-            let month = arguments["month"]?.stringValue.flatMap(HistoryReport.parseMonth) ?? history.today?.civilMonth
-                ?? CivilDate(daysSinceEpoch: Int64(now.tv_sec / 86_400)).civilMonth
+        case .export(let format):
+            return .object(["text": .string(format == .csv ? history.exportCSV() : history.exportJSONText())])
+        case .month(let asked):
+            let month = asked ?? history.today?.civilMonth ?? CivilDate(daysSinceEpoch: Int64(now.tv_sec / 86_400)).civilMonth
             return HistoryReport.month(history, month, showStreak: settings.showStreak)
+        case .deleteRun, .deleteAll:
+            throw OfflineError(message: "deleting history needs the daemon; start it with: systemctl start stillroom", status: .unreachable)
         }
     }
 
@@ -207,15 +208,10 @@ struct Offline {
         return Set(((try? store.favorites()) ?? []).map(\.sessionID))
     }
 
-    private func json(_ session: Session, favorite: Bool) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "id": .string(session.id.rawValue), "title": .string(session.title), "theme": .string(session.theme.rawValue),
-            "description": .string(session.description), "duration": .number(session.durationSeconds),
-            "onBox": .bool(session.audio.isBundled), "favorite": .bool(favorite),
-            "license": .object(["name": .string(session.license.name), "attribution": .string(session.license.attribution)]),
-        ]
-        if case .remote(let remote) = session.audio { fields["bytes"] = .number(Double(remote.byteCount)) }
-        return .object(fields)
+    /// The session as the daemon would answer it, but for what only the daemon knows: the length is the
+    /// catalog's (`durationMeasured` false: the CLI does not decode audio) and there is no download.
+    private func summary(_ session: Session, favorite: Bool) -> SessionSummary {
+        SessionSummary(session, measuredSeconds: nil, favorite: favorite, download: nil)
     }
 
     func readFile(_ path: String) throws -> [UInt8] { try Self.readFile(path) }

@@ -39,42 +39,40 @@ enum Output {
         return lines.joined(separator: "\n")
     }
 
-    static func sessions(_ result: JSONValue, filter: [String: String]) -> String {
-        let sessions = (result["sessions"]?.arrayValue ?? []).filter { session in
-            if let theme = filter["--theme"], session["theme"]?.stringValue != theme { return false }
-            if filter["--favorites"] != nil, session["favorite"]?.boolValue != true { return false }
-            if filter["--offline"] != nil, session["onBox"]?.boolValue != true { return false }
+    static func sessions(_ all: [SessionSummary], filter: [String: String]) -> String {
+        let sessions = all.filter { session in
+            if let theme = filter["--theme"], session.theme.rawValue != theme { return false }
+            if filter["--favorites"] != nil, !session.favorite { return false }
+            if filter["--offline"] != nil, !session.onBox { return false }
             return true
         }
         guard !sessions.isEmpty else { return "No sessions match." }
         return sessions.map { session in
-            let id = session["id"]?.stringValue ?? "?"
-            let star = session["favorite"]?.boolValue == true ? "*" : " "
-            let offer = session["download"]?["offer"]?.stringValue
-            var place = session["onBox"]?.boolValue == true ? "on this box" : "download \(megabytes(session["bytes"]?.doubleValue))"
-            if offer == "withdrawn" { place += "; no longer offered" }
-            if offer == "remembered" && session["onBox"]?.boolValue != true { place += " when online" }
-            return "\(star) \(id.padded(to: 22)) \((session["theme"]?.stringValue ?? "").padded(to: 8)) "
-                + "\(TimeText.clock(session["duration"]?.doubleValue ?? 0).leftPadded(to: 6))  \(session["title"]?.stringValue ?? "")  (\(place))"
+            let star = session.favorite ? "*" : " "
+            let offer = session.download?.offer
+            var place = session.onBox ? "on this box" : "download \(megabytes(session.bytes.map(Double.init)))"
+            if offer == .withdrawn { place += "; no longer offered" }
+            if offer == .remembered && !session.onBox { place += " when online" }
+            return "\(star) \(session.id.padded(to: 22)) \(session.theme.rawValue.padded(to: 8)) "
+                + "\(TimeText.clock(session.duration).leftPadded(to: 6))  \(session.title)  (\(place))"
         }.joined(separator: "\n")
     }
 
     static func session(_ result: JSONValue) -> String {
-        var lines = [
-            "\(result["title"]?.stringValue ?? "?") (\(result["id"]?.stringValue ?? "?"))",
-            "Theme: \(result["theme"]?.stringValue ?? "?")   Length: \(TimeText.clock(result["duration"]?.doubleValue ?? 0))"
-                + (result["favorite"]?.boolValue == true ? "   Favourite" : ""),
-            result["onBox"]?.boolValue == true
-                ? "On this box" + (result["download"]?["offer"]?.stringValue == "withdrawn" ? "; no longer offered by its source" : "")
-                : "Downloadable (\(megabytes(result["bytes"]?.doubleValue)))"
-                    + (result["download"]?["offer"]?.stringValue == "remembered" ? " when the box is online" : ""),
+        guard let session = SessionSummary(json: result) else { return "The answer does not describe a session." }
+        let offer = session.download?.offer
+        return [
+            "\(session.title) (\(session.id))",
+            "Theme: \(session.theme.rawValue)   Length: \(TimeText.clock(session.duration))"
+                + (session.durationMeasured ? "" : " (as the catalog gives it)") + (session.favorite ? "   Favourite" : ""),
+            session.onBox
+                ? "On this box" + (offer == .withdrawn ? "; no longer offered by its source" : "")
+                : "Downloadable (\(megabytes(session.bytes.map(Double.init))))" + (offer == .remembered ? " when the box is online" : ""),
             "",
-            result["description"]?.stringValue ?? "",
-        ]
-        if let license = result["license"] {
-            lines += ["", "Licence: \(license["name"]?.stringValue ?? "?") — \(license["attribution"]?.stringValue ?? "")"]
-        }
-        return lines.joined(separator: "\n")
+            session.description,
+            "",
+            "Licence: \(session.licenseName) — \(session.licenseAttribution)",
+        ].joined(separator: "\n")
     }
 
     static func historyMonth(_ result: JSONValue) -> String {
