@@ -10,10 +10,25 @@ import StillroomCore
 ///
 /// `bytesTotal`, `percent` and `failure` are left out when unknown.
 public struct DownloadReport: Equatable, Sendable {
+    /// Why it failed (or why a retry is waiting), and what to do.
     public struct Failure: Equatable, Sendable {
         public var code: String
         public var reason: String
         public var advice: String
+
+        public init(code: String, reason: String, advice: String) {
+            self.code = code
+            self.reason = reason
+            self.advice = advice
+        }
+
+        var json: JSONValue { .object(["code": .string(code), "reason": .string(reason), "advice": .string(advice)]) }
+
+        init?(json: JSONValue) {
+            guard let code = json["code"]?.stringValue, let reason = json["reason"]?.stringValue,
+                  let advice = json["advice"]?.stringValue else { return nil }
+            self.init(code: code, reason: reason, advice: advice)
+        }
     }
 
     public var session: String
@@ -47,9 +62,7 @@ public struct DownloadReport: Equatable, Sendable {
         ]
         if let bytesTotal { members["bytesTotal"] = .number(Double(bytesTotal)) }
         if let percent { members["percent"] = .number(Double(percent)) }
-        if let failure {
-            members["failure"] = .object(["code": .string(failure.code), "reason": .string(failure.reason), "advice": .string(failure.advice)])
-        }
+        if let failure { members["failure"] = failure.json }
         return .object(members)
     }
 
@@ -67,10 +80,6 @@ public struct DownloadReport: Equatable, Sendable {
         self.percent = json["percent"]?.integerValue
         self.previousCopy = previousCopy
         self.summary = summary
-        self.failure = json["failure"].flatMap { failure in
-            guard let code = failure["code"]?.stringValue, let reason = failure["reason"]?.stringValue,
-                  let advice = failure["advice"]?.stringValue else { return nil }
-            return Failure(code: code, reason: reason, advice: advice)
-        }
+        self.failure = json["failure"].flatMap(Failure.init(json:))
     }
 }

@@ -146,12 +146,7 @@ extension Daemon {
         return .success(settingsJSON())
     }
 
-    func settingsJSON() -> JSONValue {
-        .object(["settings": .array(Settings.keys.map { key in
-            .object(["key": .string(key), "value": .string(settings.value(of: key)),
-                     "about": .string(Settings.explanations[key] ?? "")])
-        })])
-    }
+    func settingsJSON() -> JSONValue { SettingsReport(settings).json }
 
     /// Writes what the screen shows now (the painter's frame: what DRM or the PNG got) to a PNG file.
     private func screenshotCommand(path: String) -> Result<JSONValue, ControlError> {

@@ -66,10 +66,8 @@ extension Daemon {
         do {
             switch request {
             case .list:
-                return .success(.object([
-                    "downloads": .array(downloads.statuses.map { DownloadReport($0).json }),
-                    "sources": .array(downloads.manifestSources.map(\.jsonValue)),
-                ]))
+                return .success(DownloadsReport(downloads: downloads.statuses.map(DownloadReport.init),
+                                                sources: downloads.manifestSources.map(\.report)).json)
             case .start(let session):
                 guard !downloads.manifestSources.isEmpty else {
                     return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))

@@ -132,18 +132,10 @@ extension Daemon {
     }
 
     func reminderJSON() -> JSONValue {
-        guard let preference = reminder.preference, preference.enabled else {
-            return .object(["enabled": false, "next": .null, "card": .bool(reminder.cardShowing)])
-        }
-        let next = reminder.due.map { due -> JSONValue in
+        let next = reminder.due.map { due in
             let local = timeZone.rules.localDateTime(at: due)
-            return .string("\(local.date) \(Settings.clock(local.hour * 60 + local.minute))")
-        } ?? .null
-        return .object([
-            "enabled": true, "time": .string(Settings.clock(preference.minuteOfDay)),
-            "days": .string(ReminderDays.names(preference.weekdays)), "style": .string(preference.style.rawValue),
-            "quiet": preference.hasQuietHours ? .string("\(Settings.clock(preference.quietStartMinute))-\(Settings.clock(preference.quietEndMinute))") : .null,
-            "next": next, "waiting": .bool(reminder.waiting), "card": .bool(reminder.cardShowing),
-        ])
+            return "\(local.date) \(Settings.clock(local.hour * 60 + local.minute))"
+        }
+        return ReminderReport(reminder.preference, next: next, waiting: reminder.waiting, card: reminder.cardShowing).json
     }
 }

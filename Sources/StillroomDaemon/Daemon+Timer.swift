@@ -95,13 +95,11 @@ extension Daemon {
     }
 
     func timerJSON() -> JSONValue {
-        guard let timer = breathingTimer else { return .object(["running": false]) }
-        let breath = timer.breath(at: loop.now)
-        return .object([
-            "running": true, "pattern": .string(timer.patternName),
-            "minutes": .number(timer.length.seconds / 60),
-            "remaining": .number(Self.seconds(timer.remaining(at: loop.now).seconds)),
-            "phase": breath.phase.map { .string($0.rawValue) } ?? .null,
-        ])
+        let running = breathingTimer.map { timer in
+            TimerReport.Running(pattern: timer.patternName, minutes: timer.length.seconds / 60,
+                                remainingSeconds: Self.seconds(timer.remaining(at: loop.now).seconds),
+                                phase: timer.breath(at: loop.now).phase?.rawValue)
+        }
+        return TimerReport(running: running).json
     }
 }

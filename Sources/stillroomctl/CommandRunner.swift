@@ -85,11 +85,11 @@ struct CommandRunner {
                 try expectWords(atMost: 0)
                 if invocation.flags["--essential"] != nil {
                     // What PLAY needs, asked of the running daemon only: the update's slot check (docs/updates.md).
-                    return try daemon(.doctor, print: { Output.doctor(Self.essentialChecks($0)) },
-                                      failsWhen: { Self.essentialChecks($0)["ok"]?.boolValue == false })
+                    return try daemon(.doctor, print: { Output.doctor(DoctorReport(json: $0).essential.json) },
+                                      failsWhen: { !DoctorReport(json: $0).essential.ok })
                 }
                 return try daemonOrOffline(.doctor, offline: { try Offline(invocation).doctor() }, print: Output.doctor,
-                                           failsWhen: { $0["ok"]?.boolValue == false }, amend: NetworkCommand(invocation: invocation).addCheck)
+                                           failsWhen: { !DoctorReport(json: $0).ok }, amend: NetworkCommand(invocation: invocation).addCheck)
             case "transcript":
                 let id = try oneWord("a session id")
                 return try daemonOrOffline(.transcript(session: id), offline: { try Offline(invocation).transcript(id) },
@@ -208,14 +208,6 @@ struct CommandRunner {
     }
 
     /// A command that needs the daemon.
-    /// The doctor's checks that PLAY needs (database, content, audio output), with their own "ok".
-    static func essentialChecks(_ result: JSONValue) -> JSONValue {
-        let essential: Set<String> = ["database", "content", "audio output"]
-        let checks = (result["checks"]?.arrayValue ?? []).filter { essential.contains($0["check"]?.stringValue ?? "") }
-        let ok = checks.count == essential.count && checks.allSatisfy { $0["ok"]?.boolValue == true }
-        return .object(["checks": .array(checks), "ok": .bool(ok)])
-    }
-
     private func daemon(_ command: ControlCommand, print: (JSONValue) -> String,
                         failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
         let response: ControlResponse

@@ -31,13 +31,9 @@ struct NetworkCommand {
 
     /// Doctor's result with the "network" check added (and its verdict with it).
     func addCheck(_ doctor: JSONValue) -> JSONValue {
-        guard var checks = doctor["checks"]?.arrayValue else { return doctor }
+        guard doctor["checks"]?.arrayValue != nil else { return doctor }
         let verdict = report().check
-        checks.append(.object(["check": "network", "ok": .bool(verdict.ok), "detail": .string(verdict.detail), "fix": .string(verdict.fix)]))
-        var result = doctor.objectValue ?? [:]
-        result["checks"] = .array(checks)
-        result["ok"] = .bool((doctor["ok"]?.boolValue ?? false) && verdict.ok)
-        return .object(result)
+        return DoctorReport(json: doctor).adding(DoctorReport.Check("network", ok: verdict.ok, detail: verdict.detail, fix: verdict.fix)).json
     }
 
     static func json(_ report: NetworkReport) -> JSONValue {

@@ -76,30 +76,25 @@ struct Offline {
             for record in (try? store.allSettings()) ?? [] { stored[record.key] = record.value }
             store.close()
         }
-        let settings = Settings(stored: stored)
-        return .object(["settings": .array(Settings.keys.map { key in
-            .object(["key": .string(key), "value": .string(settings.value(of: key)), "about": .string(Settings.explanations[key] ?? "")])
-        })])
+        return SettingsReport(Settings(stored: stored)).json
     }
 
-    /// The reminder as stored.
+    /// The reminder as stored (when it fires next, and whether it waits or shows, only the daemon knows).
     func reminder() throws -> JSONValue {
-        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db"),
-              let preference = try store.reminderPreference(), preference.enabled else {
-            return .object(["enabled": false, "next": .null])
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            return ReminderReport(nil, next: nil, waiting: nil, card: nil).json
         }
-        store.close()
-        return .object(["enabled": true, "time": .string(Settings.clock(preference.minuteOfDay)), "style": .string(preference.style.rawValue),
-                        "next": .null])
+        defer { store.close() }
+        return ReminderReport(try store.reminderPreference(), next: nil, waiting: nil, card: nil).json
     }
 
     /// The download records (the daemon, when up, adds live progress).
     func downloads() throws -> JSONValue {
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
-            return .object(["downloads": .array([])])
+            return DownloadsReport(downloads: [], sources: []).json
         }
         defer { store.close() }
-        return .object(["downloads": .array(try store.downloads().map { DownloadReport(DownloadStatus(record: $0)).json })])
+        return DownloadsReport(downloads: try store.downloads().map { DownloadReport(DownloadStatus(record: $0)) }, sources: []).json
     }
 
     /// History from the database: the same report the daemon gives.
@@ -134,48 +129,45 @@ struct Offline {
 
     /// The checks that need no daemon: the database, the content, the disk; and the daemon itself.
     func doctor() throws -> JSONValue {
-        var checks: [JSONValue] = [.object(["check": "daemon", "ok": false, "detail": "not running",
-                                            "fix": "systemctl start stillroom; see journalctl -u stillroom"])]
+        var checks = [DoctorReport.Check("daemon", ok: false, detail: "not running", fix: "systemctl start stillroom; see journalctl -u stillroom")]
         let database = invocation.dataDirectory + "/stillroom.db"
         if let store = try? SQLiteStore.openReadOnly(path: database) {
             let findings = ((try? store.quickCheck()) ?? ["quick_check could not run"]).filter { $0 != "ok" }
             store.close()
-            checks.append(.object(["check": "database", "ok": .bool(findings.isEmpty),
-                                   "detail": .string(findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; ")),
-                                   "fix": "start stillroomd: it moves a damaged database aside and starts fresh"]))
+            checks.append(DoctorReport.Check("database", ok: findings.isEmpty, detail: findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; "),
+                                             fix: "start stillroomd: it moves a damaged database aside and starts fresh"))
         } else {
-            checks.append(.object(["check": "database", "ok": false, "detail": .string("\(database) cannot be opened"),
-                                   "fix": "start stillroomd once to create it; check the data folder's permissions"]))
+            checks.append(DoctorReport.Check("database", ok: false, detail: "\(database) cannot be opened",
+                                             fix: "start stillroomd once to create it; check the data folder's permissions"))
         }
         do {
             let parsed = CatalogParser.parseCatalog(try readFile(invocation.contentDirectory + "/catalog.json"), fileName: "catalog.json")
-            checks.append(.object(["check": "content", "ok": .bool(parsed.problems.isEmpty),
-                                   "detail": .string("\(parsed.catalog.sessions.count) sessions" + (parsed.problems.first.map { "; \($0)" } ?? "")),
-                                   "fix": "reinstall the content package"]))
+            checks.append(DoctorReport.Check("content", ok: parsed.problems.isEmpty,
+                                             detail: "\(parsed.catalog.sessions.count) sessions" + (parsed.problems.first.map { "; \($0)" } ?? ""),
+                                             fix: "reinstall the content package"))
         } catch {
-            checks.append(.object(["check": "content", "ok": false, "detail": .string("\(error)"), "fix": "reinstall the content package"]))
+            checks.append(DoctorReport.Check("content", ok: false, detail: "\(error)", fix: "reinstall the content package"))
         }
         checks.append(storageCheck())
         checks.append(dataStorageCheck())
         var info = statvfs()
         let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
-        checks.append(.object(["check": "disk space", "ok": .bool(free >= 64 << 20), "detail": .string("\(free >> 20) MB free"),
-                               "fix": "remove downloaded sessions to make room"]))
-        return .object(["checks": .array(checks), "ok": false])
+        checks.append(DoctorReport.Check("disk space", ok: free >= 64 << 20, detail: "\(free >> 20) MB free", fix: "remove downloaded sessions to make room"))
+        return DoctorReport(checks: checks, ok: false).json
     }
 
     /// Whether the data folder outlives a power-off (not in RAM: the data partition mounted).
-    func dataStorageCheck() -> JSONValue {
+    func dataStorageCheck() -> DoctorReport.Check {
         let path = invocation.dataDirectory
         let magic = stillroom_file_system_type(path)
         let verdict = magic != 0 ? DataStorageVerdict(fileSystemMagic: UInt32(truncatingIfNeeded: magic), path: path)
                                  : DataStorageVerdict(path: path, unknownBecause: String(cString: strerror(errno)))
-        return .object(["check": "data storage", "ok": .bool(verdict.ok), "detail": .string(verdict.detail), "fix": .string(verdict.fix)])
+        return DoctorReport.Check("data storage", ok: verdict.ok, detail: verdict.detail, fix: verdict.fix)
     }
 
     /// Whether the data folder takes a write: a file made and removed (after an ext4 error the kernel
     /// refuses writes while access(2) still says yes).
-    func storageCheck() -> JSONValue {
+    func storageCheck() -> DoctorReport.Check {
         let probe = invocation.dataDirectory + "/.write-probe"
         let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let problem = fd >= 0 ? nil : String(cString: strerror(errno))
@@ -183,9 +175,9 @@ struct Offline {
             close(fd)
             unlink(probe)
         }
-        return .object(["check": "storage", "ok": .bool(problem == nil),
-                        "detail": .string(problem.map { "\(invocation.dataDirectory) cannot be written: \($0)" } ?? "\(invocation.dataDirectory) can be written"),
-                        "fix": .string(problem == nil ? "" : "the card is read-only or failing (see dmesg): back up the data folder, check or replace the card")])
+        return DoctorReport.Check("storage", ok: problem == nil,
+                                  detail: problem.map { "\(invocation.dataDirectory) cannot be written: \($0)" } ?? "\(invocation.dataDirectory) can be written",
+                                  fix: problem == nil ? "" : "the card is read-only or failing (see dmesg): back up the data folder, check or replace the card")
     }
 
     // MARK: Pieces

@@ -120,50 +120,45 @@ enum Output {
     }
 
     static func downloads(_ result: JSONValue) -> String {
-        let items = result["downloads"]?.arrayValue ?? []
-        var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
-        for source in result["sources"]?.arrayValue ?? [] {
-            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(source["summary"]?.stringValue ?? source["state"]?.stringValue ?? "?")")
-        }
+        let report = DownloadsReport(json: result)
+        var lines = report.downloads.isEmpty ? ["No downloads."] : report.downloads.map(downloadLine)
+        for source in report.sources { lines.append("Source: \(source.url) — \(source.summary)") }
         return lines.joined(separator: "\n")
     }
 
-    static func downloadStatus(_ status: JSONValue) -> String {
-        let id = status["session"]?.stringValue ?? status["sessionID"]?.stringValue ?? "?"
-        if let summary = status["summary"]?.stringValue { return "\(id.padded(to: 22)) \(summary)" }
-        return "\(id.padded(to: 22)) \(status["state"]?.stringValue ?? "?")"
+    /// A download's answer (`download ID`, `download cancel ID`): its line, or the daemon's null when it
+    /// has nothing to say about the session any more.
+    static func downloadStatus(_ result: JSONValue) -> String {
+        DownloadReport(json: result).map(downloadLine) ?? ""
     }
 
+    static func downloadLine(_ download: DownloadReport) -> String { "\(download.session.padded(to: 22)) \(download.summary)" }
+
     static func reminder(_ result: JSONValue) -> String {
-        guard result["enabled"]?.boolValue == true else { return "Reminder: off" }
-        var line = "Reminder: \(result["time"]?.stringValue ?? "?")"
-        if let days = result["days"]?.stringValue { line += ", \(days)" }
-        line += ", \(result["style"]?.stringValue ?? "chime")"
-        if let quiet = result["quiet"]?.stringValue { line += ", quiet \(quiet)" }
-        if let next = result["next"]?.stringValue { line += "\nNext: \(next)" }
-        if result["waiting"]?.boolValue == true { line += "\nWaiting for the session to end" }
-        if result["card"]?.boolValue == true { line += "\nA reminder card is on the screen" }
+        let report = ReminderReport(json: result)
+        guard let schedule = report.schedule else { return "Reminder: off" }
+        var line = "Reminder: \(schedule.time), \(schedule.days), \(schedule.style)"
+        if let quiet = schedule.quiet { line += ", quiet \(quiet)" }
+        if let next = report.next { line += "\nNext: \(next)" }
+        if report.waiting == true { line += "\nWaiting for the session to end" }
+        if report.card == true { line += "\nA reminder card is on the screen" }
         return line
     }
 
     static func timer(_ result: JSONValue) -> String {
-        guard result["running"]?.boolValue == true else { return "No breathing timer running." }
-        return "Breathing timer \(result["pattern"]?.stringValue ?? ""): \(TimeText.clock(result["remaining"]?.doubleValue ?? 0)) left, "
-            + "\(result["phase"]?.stringValue ?? "resting")"
+        guard let timer = TimerReport(json: result).running else { return "No breathing timer running." }
+        return "Breathing timer \(timer.pattern): \(TimeText.clock(timer.remainingSeconds)) left, \(timer.phase ?? "resting")"
     }
 
     static func settings(_ result: JSONValue) -> String {
-        (result["settings"]?.arrayValue ?? []).map { setting in
-            "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"
-        }.joined(separator: "\n")
+        SettingsReport(json: result).entries.map { "\($0.key.padded(to: 15)) \($0.value.padded(to: 8))  \($0.about)" }.joined(separator: "\n")
     }
 
     static func doctor(_ result: JSONValue) -> String {
-        (result["checks"]?.arrayValue ?? []).map { check in
-            let ok = check["ok"]?.boolValue == true
-            let line = "\(ok ? "ok  " : "FAIL") \((check["check"]?.stringValue ?? "?").padded(to: 13)) \(check["detail"]?.stringValue ?? "")"
-            guard !ok, let fix = check["fix"]?.stringValue, !fix.isEmpty else { return line }
-            return line + "\n     \(String(repeating: " ", count: 13)) what to do: \(fix)"
+        DoctorReport(json: result).checks.map { check in
+            let line = "\(check.ok ? "ok  " : "FAIL") \(check.name.padded(to: 13)) \(check.detail)"
+            guard !check.ok, !check.fix.isEmpty else { return line }
+            return line + "\n     \(String(repeating: " ", count: 13)) what to do: \(check.fix)"
         }.joined(separator: "\n")
     }
 
