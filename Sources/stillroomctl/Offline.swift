@@ -18,30 +18,25 @@ struct Offline {
 
     init(_ invocation: Invocation) { self.invocation = invocation }
 
+    /// The last checkpoint's session and place, and the open notices; the rest only the daemon knows.
     func status() throws -> JSONValue {
-        var status: [String: JSONValue] = [
-            "state": .string("stopped"), "daemon": .bool(false), "session": .null, "title": .null,
-            "position": .number(0), "duration": .number(0), "resumeOffer": .null, "lastCheckpoint": .null, "notices": .array([]),
-        ]
-        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
-            return .object(status)
-        }
+        var status = StatusReport(state: "stopped", session: nil, title: nil, position: 0, duration: 0, resumeOffer: nil,
+                                  lastCheckpoint: nil, notices: [], live: nil)
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else { return status.json }
         defer { store.close() }
         if let checkpoint = try store.latestCheckpoint() {
             let seconds = (checkpoint.positionSeconds * 1000).rounded() / 1000
-            status["session"] = .string(checkpoint.sessionID)
-            status["position"] = .number(seconds)
-            status["lastCheckpoint"] = .object(["session": .string(checkpoint.sessionID), "position": .number(seconds)])
+            status.session = checkpoint.sessionID
+            status.position = seconds
+            status.lastCheckpoint = StatusReport.Checkpoint(session: checkpoint.sessionID, position: seconds)
             if let catalog = try? loadCatalog(), let id = try? ContentID(validating: checkpoint.sessionID),
                let session = catalog.session(withID: id) {
-                status["title"] = .string(session.title)
-                status["duration"] = .number(session.durationSeconds)
+                status.title = session.title
+                status.duration = session.durationSeconds
             }
         }
-        status["notices"] = .array(try store.notices().map {
-            .object(["id": .number(Double($0.id)), "kind": .string($0.kind.rawValue), "message": .string($0.message)])
-        })
-        return .object(status)
+        status.notices = try store.notices().map { StatusReport.Notice(id: $0.id, kind: $0.kind.rawValue, message: $0.message) }
+        return status.json
     }
 
     func sessions() throws -> JSONValue {

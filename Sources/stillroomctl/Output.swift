@@ -4,38 +4,30 @@ import StillroomCore
 /// Human-readable renderings of results (with `--json`, the result object is printed instead).
 enum Output {
     static func status(_ result: JSONValue) -> String {
+        let status = StatusReport(json: result)
         var lines: [String] = []
-        let state = result["state"]?.stringValue ?? "unknown"
-        let daemonUp = result["daemon"]?.boolValue ?? true
-        if let title = result["title"]?.stringValue, let id = result["session"]?.stringValue {
-            let position = TimeText.clock(result["position"]?.doubleValue ?? 0)
-            let duration = TimeText.clock(result["duration"]?.doubleValue ?? 0)
-            lines.append("\(state.capitalizedFirst): \(title) (\(id)) at \(position) of \(duration)")
+        if let title = status.title, let id = status.session {
+            lines.append("\(status.state.capitalizedFirst): \(title) (\(id)) at \(TimeText.clock(status.position)) of \(TimeText.clock(status.duration))")
         } else {
-            lines.append(daemonUp ? "\(state.capitalizedFirst): nothing chosen" : "The daemon is not running.")
+            lines.append(status.live != nil ? "\(status.state.capitalizedFirst): nothing chosen" : "The daemon is not running.")
         }
-        if !daemonUp, let position = result["lastCheckpoint"]?["position"]?.doubleValue {
-            lines.append("Last saved place: \(TimeText.clock(position)) (from the database)")
+        if status.live == nil, let saved = status.lastCheckpoint {
+            lines.append("Last saved place: \(TimeText.clock(saved.position)) (from the database)")
         }
-        if let reason = result["pauseReason"]?.stringValue { lines.append(Wording.pause(reason)) }
-        if let error = result["error"]?.stringValue { lines.append("Error: \(error)") }
-        if let offer = result["resumeOffer"], offer != .null, let title = offer["title"]?.stringValue {
-            lines.append("Offering: Resume \(title) at \(TimeText.clock(offer["position"]?.doubleValue ?? 0)) (stillroomctl play, or dismiss)")
+        if let live = status.live {
+            if let reason = live.pauseReason { lines.append(Wording.pause(reason)) }
+            if let error = live.error { lines.append("Error: \(error)") }
         }
-        if let output = result["output"], output != .null {
-            let name = output["name"]?.stringValue ?? "?"
-            let available = output["available"]?.boolValue ?? true
-            lines.append("Output: \(name)" + (available ? "" : " — lost: \(output["problem"]?.stringValue ?? "unavailable")"))
+        if let offer = status.resumeOffer {
+            lines.append("Offering: Resume \(offer.title) at \(TimeText.clock(offer.position)) (stillroomctl play, or dismiss)")
         }
-        if let headphones = result["headphones"]?.boolValue { lines.append("Headphones: \(headphones ? "in" : "out")") }
-        if let volume = result["volume"]?.integerValue {
-            let effective = result["effectiveVolume"]?.integerValue ?? volume
-            lines.append("Volume: \(volume)" + (effective != volume ? " (capped to \(effective))" : ""))
+        if let live = status.live {
+            lines.append("Output: \(live.outputName)" + (live.outputAvailable ? "" : " — lost: \(live.outputProblem ?? "unavailable")"))
+            lines.append("Headphones: \(live.headphones ? "in" : "out")")
+            lines.append("Volume: \(live.volume)" + (live.effectiveVolume != live.volume ? " (capped to \(live.effectiveVolume))" : ""))
         }
-        if let age = result["lastCheckpoint"]?["ageSeconds"]?.doubleValue { lines.append("Last checkpoint: \(Int(age)) s ago") }
-        for notice in result["notices"]?.arrayValue ?? [] {
-            lines.append("Notice \(notice["id"]?.integerValue ?? 0): \(notice["message"]?.stringValue ?? "")")
-        }
+        if let age = status.lastCheckpoint?.ageSeconds { lines.append("Last checkpoint: \(Int(age)) s ago") }
+        for notice in status.notices { lines.append("Notice \(notice.id): \(notice.message)") }
         return lines.joined(separator: "\n")
     }
 
