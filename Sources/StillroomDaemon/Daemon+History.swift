@@ -29,12 +29,12 @@ extension Daemon {
         case .month(let asked):
             let history = practiceHistory()
             let month = asked ?? (history.today ?? CivilDate(daysSinceEpoch: Int64(wallMilliseconds / 86_400_000))).civilMonth
-            return .success(HistoryReport.month(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent)))
+            return .success(HistoryMonthReport(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent)).json)
         case .recent:
-            return .success(HistoryReport.recent(practiceHistory(.all), titles: sessionTitles))
+            return .success(RecentRunsReport(practiceHistory(.all), titles: sessionTitles).json)
         case .export(let format):
             let everything = practiceHistory(.all)
-            return .success(.object(["text": .string(format == .csv ? everything.exportCSV() : everything.exportJSONText())]))
+            return .success(HistoryExportReport(text: format == .csv ? everything.exportCSV() : everything.exportJSONText()).json)
         case .deleteRun(let run): return deleteHistory(run: Int64(run))
         case .deleteAll: return deleteHistory(run: nil)
         }
@@ -74,8 +74,7 @@ extension Daemon {
         }
         purgePending = true
         let wiped = finishPendingPurge(after: "the deletion")
-        return .success(.object(["deleted": .number(Double(count)), "wiped": .bool(wiped),
-                                 "removedCopies": .array(removedCopies.map { .string($0) })]))
+        return .success(HistoryDeletionReport(deleted: count, wiped: wiped, removedCopies: removedCopies).json)
     }
 
     /// Removes the damaged databases the store set aside (with their -wal and -shm) and dismisses the

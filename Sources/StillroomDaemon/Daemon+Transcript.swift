@@ -35,9 +35,8 @@ extension Daemon {
         withSession(id) { session in
             switch loadTranscript(of: session) {
             case .success(let transcript):
-                let source = if case .bundled = session.transcript { "bundled" } else { "downloaded" }
-                return .success(TranscriptReport.json(session: session.id.rawValue, title: session.title, source: source,
-                                                      transcript: transcript))
+                let source: TranscriptReport.Source = if case .bundled = session.transcript { .bundled } else { .downloaded }
+                return .success(TranscriptReport(session: session.id.rawValue, title: session.title, source: source, transcript: transcript).json)
             case .failure(let problem):
                 return .failure(ControlError(.failed, problem.message))
             }

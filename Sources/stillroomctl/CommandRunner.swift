@@ -171,7 +171,7 @@ struct CommandRunner {
         case "export":
             let text = invocation.flags["--format"] ?? "json"
             guard let format = ControlCommand.HistoryExportFormat(rawValue: text) else { throw UsageError("--format takes json or csv, got \"\(text)\"") }
-            return try historyFromDaemonOrOffline(.export(format), print: { $0["text"]?.stringValue ?? "" })
+            return try historyFromDaemonOrOffline(.export(format), print: { HistoryExportReport(json: $0).text })
         case "delete":
             if let run = invocation.flags["--run"] {
                 guard let id = Int(run) else { throw UsageError("--run takes a run number (see history recent)") }

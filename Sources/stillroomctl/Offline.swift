@@ -58,8 +58,8 @@ struct Offline {
         }
         let bytes = try readFile(invocation.contentDirectory + "/" + path.rawValue)
         do {
-            return TranscriptReport.json(session: session.id.rawValue, title: session.title, source: "bundled",
-                                         transcript: try WebVTTParser.parse(bytes, fileName: path.rawValue))
+            return TranscriptReport(session: session.id.rawValue, title: session.title, source: .bundled,
+                                    transcript: try WebVTTParser.parse(bytes, fileName: path.rawValue)).json
         } catch {
             throw OfflineError(message: "\(error)", status: .failed)
         }
@@ -111,12 +111,12 @@ struct Offline {
         switch request {
         case .recent:
             let titles = ((try? loadCatalog())?.sessions ?? []).reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
-            return HistoryReport.recent(history, titles: titles)
+            return RecentRunsReport(history, titles: titles).json
         case .export(let format):
-            return .object(["text": .string(format == .csv ? history.exportCSV() : history.exportJSONText())])
+            return HistoryExportReport(text: format == .csv ? history.exportCSV() : history.exportJSONText()).json
         case .month(let asked):
             let month = asked ?? history.today?.civilMonth ?? CivilDate(daysSinceEpoch: Int64(now.tv_sec / 86_400)).civilMonth
-            return HistoryReport.month(history, month, showStreak: settings.showStreak)
+            return HistoryMonthReport(history, month, showStreak: settings.showStreak).json
         case .deleteRun, .deleteAll:
             throw OfflineError(message: "deleting history needs the daemon; start it with: systemctl start stillroom", status: .unreachable)
         }

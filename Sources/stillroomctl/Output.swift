@@ -68,46 +68,39 @@ enum Output {
     }
 
     static func historyMonth(_ result: JSONValue) -> String {
-        var lines = ["Practice in \(result["month"]?.stringValue ?? "?"): \(Wording.count(result["monthMinutes"]?.integerValue ?? 0, "minute")) "
-                     + "on \(Wording.count(result["practisedDays"]?.integerValue ?? 0, "day"))"]
-        for day in result["days"]?.arrayValue ?? [] where (day["runs"]?.integerValue ?? 0) > 0 {
-            let completed = day["completed"]?.integerValue ?? 0
-            lines.append("  \(day["day"]?.stringValue ?? "")  \(String(day["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min"
-                         + (completed > 0 ? "  (\(completed) completed)" : ""))
+        let report = HistoryMonthReport(json: result)
+        var lines = ["Practice in \(report.month): \(Wording.count(report.monthMinutes, "minute")) on \(Wording.count(report.practisedDays, "day"))"]
+        for day in report.days where day.runs > 0 {
+            lines.append("  \(day.day)  \(String(day.minutes).leftPadded(to: 3)) min" + (day.completed > 0 ? "  (\(day.completed) completed)" : ""))
         }
-        lines.append("All time: \(Wording.count(result["totalMinutes"]?.integerValue ?? 0, "minute")) "
-                     + "in \(Wording.count(result["totalRuns"]?.integerValue ?? 0, "session")), \(result["completedRuns"]?.integerValue ?? 0) completed")
-        if let silent = result["silentTotalMinutes"]?.integerValue, silent > 0 {
-            lines.append("Silent practice (breathing timer): \(Wording.count(result["silentMonthMinutes"]?.integerValue ?? 0, "minute")) "
-                         + "this month, \(silent) in all")
+        lines.append("All time: \(Wording.count(report.totalMinutes, "minute")) in \(Wording.count(report.totalRuns, "session")), "
+                     + "\(report.completedRuns) completed")
+        if let silent = report.silentTotalMinutes, silent > 0 {
+            lines.append("Silent practice (breathing timer): \(Wording.count(report.silentMonthMinutes ?? 0, "minute")) this month, \(silent) in all")
         }
-        if let undated = result["undatedRuns"]?.integerValue, undated > 0 {
-            lines.append(undated == 1 ? "1 session has no date yet (the clock was not set when it was played)"
-                                      : "\(undated) sessions have no date yet (the clock was not set when they were played)")
+        if report.undatedRuns > 0 {
+            lines.append(report.undatedRuns == 1 ? "1 session has no date yet (the clock was not set when it was played)"
+                                                 : "\(report.undatedRuns) sessions have no date yet (the clock was not set when they were played)")
         }
-        if let streak = result["streak"], streak != .null, let days = streak["days"]?.integerValue, days > 1 {
-            lines.append("\(days) days in a row")
-        }
+        if let streak = report.streak, streak.days > 1 { lines.append("\(streak.days) days in a row") }
         return lines.joined(separator: "\n")
     }
 
     static func historyRecent(_ result: JSONValue) -> String {
-        let runs = result["recent"]?.arrayValue ?? []
+        let runs = RecentRunsReport(json: result).runs
         guard !runs.isEmpty else { return "No practice recorded yet." }
         return runs.map { run in
-            let when = run["start"]?.stringValue ?? "date unknown"
-            let number = run["run"]?.integerValue.map { "#\($0)" } ?? "(now)"
-            return "\(number.padded(to: 6)) \(when.padded(to: 20)) \(String(run["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min  "
-                + "\(run["title"]?.stringValue ?? "")" + (run["completed"]?.boolValue == true ? "  (completed)" : "")
+            let number = run.run.map { "#\($0)" } ?? "(now)"
+            return "\(number.padded(to: 6)) \((run.start ?? "date unknown").padded(to: 20)) \(String(run.minutes).leftPadded(to: 3)) min  "
+                + run.title + (run.completed ? "  (completed)" : "")
         }.joined(separator: "\n")
     }
 
     /// Each cue on a line after its start time; a cue's further lines are indented under its first.
     static func transcript(_ result: JSONValue) -> String {
-        (result["cues"]?.arrayValue ?? []).map { cue in
-            let text = (cue["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-                .joined(separator: "\n" + String(repeating: " ", count: 8))
-            return "\(TimeText.clock(cue["start"]?.doubleValue ?? 0).leftPadded(to: 6))  \(text)"
+        TranscriptReport(json: result).cues.map { cue in
+            let text = cue.text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + String(repeating: " ", count: 8))
+            return "\(TimeText.clock(cue.start).leftPadded(to: 6))  \(text)"
         }.joined(separator: "\n")
     }
 
