@@ -156,8 +156,7 @@ extension Daemon {
         } catch {
             return .failure(ControlError(.failed, "the screenshot was not written: \(error)"))
         }
-        return .success(.object(["path": .string(path), "width": .number(Double(screen.painter.frame.width)),
-                                 "height": .number(Double(screen.painter.frame.height))]))
+        return .success(ScreenshotReport(path: path, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).

@@ -47,9 +47,7 @@ extension Daemon {
 
     /// `network`: what the daemon knows that the CLI cannot read for itself (it adds interfaces and lookups).
     func networkJSON() -> JSONValue {
-        var result: [String: JSONValue] = ["downloadHosts": .array(options.downloadHosts.map { .string($0) })]
-        if let problem = wifi.watch.problem { result["wifiProblem"] = problem.json }
-        return .object(result)
+        DaemonNetworkReport(downloadHosts: options.downloadHosts, wifiProblem: wifi.watch.problem).json
     }
 }
 

@@ -47,7 +47,7 @@ struct CommandRunner {
                 let file = try oneWord("a file name ending in .png")
                 guard file.hasSuffix(".png") else { throw UsageError("the screenshot file must end in .png") }
                 let absolute = file.hasPrefix("/") ? file : Self.currentDirectory() + "/" + file
-                return try daemon(.screenshot(path: absolute), print: { "Saved \($0["path"]?.stringValue ?? absolute)" })
+                return try daemon(.screenshot(path: absolute), print: { "Saved \(ScreenshotReport(json: $0)?.path ?? absolute)" })
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 return try daemon(.say(text: invocation.words.joined(separator: " ")), print: { _ in "" })

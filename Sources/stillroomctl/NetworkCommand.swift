@@ -11,12 +11,10 @@ struct NetworkCommand {
 
     func report() -> NetworkReport {
         let daemon = try? Connection(socketPath: invocation.socketPath).send(.network)
-        var known: JSONValue?
-        if let daemon, case .success(let result) = daemon.outcome { known = result }
-        let hosts = known?["downloadHosts"]?.arrayValue?.compactMap(\.stringValue)
+        var known: DaemonNetworkReport?
+        if let daemon, case .success(let result) = daemon.outcome { known = DaemonNetworkReport(json: result) }
         return NetworkReport(interfaces: InterfaceProbe.read(supplicantDirectory: invocation.wifiControlDirectory),
-                             wifiProblem: WifiWatch.Problem(json: known?["wifiProblem"]),
-                             lookups: hosts.map { $0.map(HostLookup.lookUp) })
+                             wifiProblem: known?.wifiProblem, lookups: known.map { $0.downloadHosts.map(HostLookup.lookUp) })
     }
 
     func run() -> ExitStatus {

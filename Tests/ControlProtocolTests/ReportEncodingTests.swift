@@ -91,4 +91,15 @@ import Testing
         #expect(!amended.ok && amended.checks.count == 4)
         #expect(!DoctorReport(checks: [], ok: false).adding(checks[0]).ok) // the daemon down stays a failure
     }
+
+    @Test func whatOnlyTheDaemonKnowsOfTheNetworkAndAScreenshot() {
+        let network = DaemonNetworkReport(downloadHosts: ["content.example.org"], wifiProblem: .wrongPassphrase(ssid: "home"))
+        #expect(text(network.json) == #"{"downloadHosts":["content.example.org"],"wifiProblem":{"kind":"wrong-passphrase","ssid":"home"}}"#)
+        #expect(DaemonNetworkReport(json: network.json) == network)
+        #expect(text(DaemonNetworkReport(downloadHosts: [], wifiProblem: nil).json) == #"{"downloadHosts":[]}"#)
+        #expect(DaemonNetworkReport(json: .object([:])) == nil)
+        let screenshot = ScreenshotReport(path: "/tmp/screen.png", width: 800, height: 480)
+        #expect(text(screenshot.json) == #"{"height":480,"path":"/tmp/screen.png","width":800}"#)
+        #expect(ScreenshotReport(json: screenshot.json) == screenshot)
+    }
 }
