@@ -15,10 +15,10 @@ struct CommandRunner {
             case "play":
                 try expectWords(atMost: 1)
                 return try daemon(.play(session: invocation.words.first), print: Output.status)
-            case "pause", "resume", "toggle", "stop":
-                try expectWords(atMost: 0)
-                let plain: [String: ControlCommand] = ["pause": .pause, "resume": .resume, "toggle": .toggle, "stop": .stop]
-                return try daemon(plain[command] ?? .status, print: Output.status)
+            case "pause": return try plainPlayerCommand(.pause)
+            case "resume": return try plainPlayerCommand(.resume)
+            case "toggle": return try plainPlayerCommand(.toggle)
+            case "stop": return try plainPlayerCommand(.stop)
             case "seek": return try daemon(.seek(try SeekArgument.parse(invocation.words)), print: Output.status)
             case "volume":
                 guard invocation.words.count == 1, let level = Int(invocation.words[0]), (0...100).contains(level) else {
@@ -186,6 +186,12 @@ struct CommandRunner {
         default:
             throw UsageError("unknown history view \"\(view)\"; use month, recent, export or delete")
         }
+    }
+
+    /// A command of the player's that takes no words and answers the status.
+    private func plainPlayerCommand(_ command: ControlCommand) throws -> ExitStatus {
+        try expectWords(atMost: 0)
+        return try daemon(command, print: Output.status)
     }
 
     private func historyFromDaemonOrOffline(_ request: ControlCommand.HistoryRequest, print: (JSONValue) -> String) throws -> ExitStatus {
