@@ -9,52 +9,55 @@ import StillroomCore
 /// says what to do; none blocks the loop.
 extension Daemon {
     func handle(_ request: ControlRequest, from peer: PeerCredentials) -> Result<JSONValue, ControlError> {
+        let command: ControlCommand
+        switch ControlCommand.decode(request) {
+        case .success(let decoded): command = decoded
+        case .failure(let refusal): return .failure(refusal) // nothing was done, so nothing to refresh
+        }
         defer {
             storedChanged = true // a command may have changed favourites, notices or settings
             refreshModel()
         }
-        if let refusal = refusalWhileUpdating(request) { return .failure(refusal) }
-        switch request.command {
-        case "status": return .success(statusJSON())
-        case "play": return playCommand(request)
-        case "pause":
+        if let refusal = refusalWhileUpdating(command) { return .failure(refusal) }
+        switch command {
+        case .status: return .success(statusJSON())
+        case .play(let session): return playCommand(session: session)
+        case .pause:
             apply(.pause(.user))
             return .success(statusJSON())
-        case "resume":
+        case .resume:
             apply(.resume)
             return .success(statusJSON())
-        case "toggle":
+        case .toggle:
             apply(.toggle)
             return .success(statusJSON())
-        case "stop":
+        case .stop:
             apply(.stop)
             return .success(statusJSON())
-        case "seek": return seekCommand(request)
-        case "volume": return volumeCommand(request)
-        case "dismiss": return dismissCommand(request)
-        case "sessions":
+        case .seek(let target): return seekCommand(target)
+        case .volume(let level): return volumeCommand(level: level)
+        case .dismiss(let notice): return dismissCommand(notice: notice)
+        case .sessions:
             let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
-            return .success(.object(["sessions": .array((content.catalog.sessions + remote).map(sessionJSON))]))
-        case "show": return withSession(request) { .success(sessionJSON($0)) }
-        case "favorite": return favoriteCommand(request)
-        case "doctor": return .success(doctorJSON())
-        case "say": return sayCommand(request)
-        case "settings": return settingsCommand(request)
-        case "history": return historyCommand(request)
-        case "downloads": return downloadsCommand(request)
-        case "reminder": return reminderCommand(request)
-        case "timer": return timerCommand(request)
-        case "screenshot": return screenshotCommand(request)
-        case "transcript": return transcriptCommand(request)
-        case "update": return updateCommand(request)
-        case "network": return .success(networkJSON())
-        default:
-            return .failure(ControlError(.unknownCommand, "unknown command \"\(request.command)\"; see stillroomctl --help"))
+            return .success(SessionSummary.list((content.catalog.sessions + remote).map(sessionSummary)))
+        case .show(let id): return withSession(id) { .success(sessionSummary($0).json) }
+        case .favorite(let id, let add): return favoriteCommand(session: id, add: add)
+        case .doctor: return .success(doctorJSON())
+        case .say(let text): return sayCommand(text: text)
+        case .settings(let change): return settingsCommand(change)
+        case .history(let request): return historyCommand(request)
+        case .downloads(let request): return downloadsCommand(request)
+        case .reminder(let request): return reminderCommand(request)
+        case .timer(let request): return timerCommand(request)
+        case .screenshot(let path): return screenshotCommand(path: path)
+        case .transcript(let id): return transcriptCommand(session: id)
+        case .update(let request): return updateCommand(request)
+        case .network: return .success(networkJSON())
         }
     }
 
-    private func playCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        guard let text = request.argument("session") else {
+    private func playCommand(session text: String?) -> Result<JSONValue, ControlError> {
+        guard let text else {
             // No id: accept a resume offer, resume a pause, or start the first-boot session.
             if player.resumeOffer != nil || player.phase == .paused || player.phase == .ended {
                 apply(player.resumeOffer != nil ? .acceptResume : .resume)
@@ -67,43 +70,27 @@ extension Daemon {
             }
             return .success(statusJSON())
         }
-        return withSession(request, text: text) { session in
+        return withSession(text) { session in
             _ = play(sessionID: session.id)
             return .success(statusJSON())
         }
     }
 
-    private func seekCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+    /// The target was checked against `ControlCommand.seekLimitSeconds` when decoded, so the conversion to
+    /// frames cannot overflow.
+    private func seekCommand(_ target: ControlCommand.SeekTarget) -> Result<JSONValue, ControlError> {
         guard player.sessionID != nil, player.sampleRate > 0 else {
             return .failure(ControlError(.failed, "nothing is playing or paused; play a session first"))
         }
         let rate = Double(player.sampleRate)
-        let limit = Self.seekLimitSeconds
-        // Checked before any conversion: Int64(±1e15 × 48 000) traps, and a client must never stop the box.
-        if let by = request.arguments["by"]?.doubleValue {
-            guard by.isFinite, abs(by) <= limit else {
-                return .failure(ControlError(.invalidArgument, "seek by at most \(Int(limit)) seconds either way"))
-            }
-            apply(.seekBy(frames: Int64((by * rate).rounded())))
-        } else if let to = request.arguments["to"]?.doubleValue {
-            guard to.isFinite, (0...limit).contains(to) else {
-                return .failure(ControlError(.invalidArgument, "seek to a place from 0 to \(Int(limit)) seconds"))
-            }
-            apply(.seek(toFrame: Int64((to * rate).rounded())))
-        } else {
-            return .failure(ControlError(.invalidArgument, "seek needs \"by\" (seconds, + or -) or \"to\" (seconds from the start)"))
+        switch target {
+        case .by(let seconds): apply(.seekBy(frames: Int64((seconds * rate).rounded())))
+        case .to(let seconds): apply(.seek(toFrame: Int64((seconds * rate).rounded())))
         }
         return .success(statusJSON())
     }
 
-    /// The farthest a seek may ask for, either way: a day, longer than any recording the box plays.
-    /// Places past the end are clamped by the player; numbers beyond this are a mistake and refused.
-    static let seekLimitSeconds = 86_400.0
-
-    private func volumeCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        guard let level = request.arguments["level"]?.integerValue, (0...100).contains(level) else {
-            return .failure(ControlError(.invalidArgument, "volume needs a level from 0 to 100"))
-        }
+    private func volumeCommand(level: Int) -> Result<JSONValue, ControlError> {
         do {
             try change(setting: "volume", to: String(level))
         } catch {
@@ -112,8 +99,8 @@ extension Daemon {
         return .success(statusJSON())
     }
 
-    private func dismissCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        if let id = request.arguments["notice"]?.integerValue {
+    private func dismissCommand(notice: Int?) -> Result<JSONValue, ControlError> {
+        if let id = notice {
             if dismissLiveNotice(Int64(id)) { return .success(statusJSON()) }
             do {
                 guard try store.dismissNotice(id: Int64(id), now: UnixMilliseconds(date: loop.wallNow)) else {
@@ -129,9 +116,8 @@ extension Daemon {
         return .success(statusJSON())
     }
 
-    private func favoriteCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        let add = request.argument("action") != "remove"
-        return withSession(request) { session in
+    private func favoriteCommand(session id: String, add: Bool) -> Result<JSONValue, ControlError> {
+        withSession(id) { session in
             do {
                 if add {
                     _ = try store.addFavorite(sessionID: session.id.rawValue, now: UnixMilliseconds(date: loop.wallNow))
@@ -141,17 +127,15 @@ extension Daemon {
             } catch {
                 return .failure(ControlError(.failed, "the favourite was not saved: \(error)"))
             }
-            return .success(sessionJSON(session))
+            return .success(sessionSummary(session).json)
         }
     }
 
-    private func settingsCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        if let key = request.argument("key") {
-            guard let value = request.argument("value") else {
-                return .failure(ControlError(.invalidArgument, "settings set needs a KEY and a VALUE"))
-            }
+    private func settingsCommand(_ requested: ControlCommand.SettingChange?) -> Result<JSONValue, ControlError> {
+        if let requested {
+            let key = requested.key
             do {
-                try change(setting: key, to: value)
+                try change(setting: key, to: requested.value)
             } catch .refused(let refusal) {
                 let code: ControlError.Code = Settings.keys.contains(key) ? .invalidArgument : .notFound
                 return .failure(ControlError(code, "\(key): \(refusal.message)"))
@@ -162,33 +146,21 @@ extension Daemon {
         return .success(settingsJSON())
     }
 
-    func settingsJSON() -> JSONValue {
-        .object(["settings": .array(Settings.keys.map { key in
-            .object(["key": .string(key), "value": .string(settings.value(of: key)),
-                     "about": .string(Settings.explanations[key] ?? "")])
-        })])
-    }
+    func settingsJSON() -> JSONValue { SettingsReport(settings).json }
 
     /// Writes what the screen shows now (the painter's frame: what DRM or the PNG got) to a PNG file.
-    private func screenshotCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        guard let path = request.argument("path"), path.hasPrefix("/"), path.hasSuffix(".png") else {
-            return .failure(ControlError(.invalidArgument, "screenshot needs an absolute path ending in .png"))
-        }
+    private func screenshotCommand(path: String) -> Result<JSONValue, ControlError> {
         guard let screen else { return .failure(ControlError(.failed, "this box has no screen (stillroomd --display none)")) }
         do {
             try PNGImage.write(screen.painter.frame, to: path)
         } catch {
             return .failure(ControlError(.failed, "the screenshot was not written: \(error)"))
         }
-        return .success(.object(["path": .string(path), "width": .number(Double(screen.painter.frame.width)),
-                                 "height": .number(Double(screen.painter.frame.height))]))
+        return .success(ScreenshotReport(path: path, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).
-    private func sayCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        guard let text = request.argument("text"), !text.isEmpty, text.count <= 500 else {
-            return .failure(ControlError(.invalidArgument, "say needs a text of 1 to 500 characters"))
-        }
+    private func sayCommand(text: String) -> Result<JSONValue, ControlError> {
         do {
             _ = try speak(text)
         } catch {
@@ -197,35 +169,19 @@ extension Daemon {
         return .success(statusJSON())
     }
 
-    func withSession(_ request: ControlRequest, text: String? = nil,
-                             _ body: (Session) -> Result<JSONValue, ControlError>) -> Result<JSONValue, ControlError> {
-        guard let raw = text ?? request.argument("session") else {
-            return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))
-        }
+    /// Runs `body` with the session `raw` names, or answers that the box has no such session.
+    func withSession(_ raw: String, _ body: (Session) -> Result<JSONValue, ControlError>) -> Result<JSONValue, ControlError> {
         guard let id = try? ContentID(validating: raw), let session = anySession(id) else {
             return .failure(ControlError(.notFound, "no session \"\(raw)\" on this box; see stillroomctl sessions"))
         }
         return body(session)
     }
 
-    func sessionJSON(_ session: Session) -> JSONValue {
+    /// The session as the protocol carries it, with its measured length and its download when there is one.
+    func sessionSummary(_ session: Session) -> SessionSummary {
         let length = content.lengths[session.id]
-        let seconds = length.map { Double($0.frames) / Double($0.sampleRate) } ?? session.durationSeconds
-        var fields: [String: JSONValue] = [
-            "id": .string(session.id.rawValue),
-            "title": .string(session.title),
-            "theme": .string(session.theme.rawValue),
-            "description": .string(session.description),
-            "duration": .number(Self.seconds(seconds)),
-            "onBox": .bool(session.audio.isBundled || downloads?.status(of: session.id)?.isPlayableOffline == true),
-            "favorite": .bool((try? store.isFavorite(sessionID: session.id.rawValue)) ?? false),
-            "license": .object([
-                "name": .string(session.license.name),
-                "attribution": .string(session.license.attribution),
-            ]),
-        ]
-        if case .remote(let remote) = session.audio { fields["bytes"] = .number(Double(remote.byteCount)) }
-        if let status = downloads?.status(of: session.id) { fields["download"] = status.jsonValue }
-        return .object(fields)
+        return SessionSummary(session, measuredSeconds: length.map { Double($0.frames) / Double($0.sampleRate) },
+                              favorite: (try? store.isFavorite(sessionID: session.id.rawValue)) ?? false,
+                              download: downloads?.status(of: session.id))
     }
 }

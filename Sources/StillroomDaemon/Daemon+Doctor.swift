@@ -7,9 +7,9 @@ import StillroomCore
 /// `stillroomctl doctor`: each part of the box, ok or what to do.
 extension Daemon {
     func doctorJSON() -> JSONValue {
-        var checks: [JSONValue] = []
+        var checks: [DoctorReport.Check] = []
         func check(_ name: String, _ ok: Bool, _ detail: String, fix: String = "") {
-            checks.append(.object(["check": .string(name), "ok": .bool(ok), "detail": .string(detail), "fix": .string(ok ? "" : fix)]))
+            checks.append(DoctorReport.Check(name, ok: ok, detail: detail, fix: ok ? "" : fix))
         }
         do {
             let findings = try store.quickCheck().filter { $0 != "ok" } // ["ok"] when sound
@@ -50,7 +50,7 @@ extension Daemon {
         check("clock", synced, synced ? "synchronised" : "not synchronised: practice times are kept as undated until it is",
               fix: "connect the box to a network so systemd-timesyncd can set the time")
         if let wifiCheck { checks.append(wifiCheck) }
-        return .object(["checks": .array(checks), "ok": .bool(checks.allSatisfy { $0["ok"]?.boolValue == true })])
+        return DoctorReport(checks: checks).json
     }
 
     static func freeBytes(_ path: String) -> Int64 { DownloadManager.availableBytes(at: path) ?? 0 }

@@ -58,42 +58,39 @@ extension Daemon {
         return downloads?.localFiles(for: session.id)?.audio
     }
 
-    func downloadsCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+    func downloadsCommand(_ request: ControlCommand.DownloadRequest) -> Result<JSONValue, ControlError> {
         guard let downloads else {
             return .failure(ControlError(.failed, "downloads are not available on this box (see the log)"))
         }
-        let action = request.argument("action") ?? "list"
-        if action == "list" {
-            return .success(.object([
-                "downloads": .array(downloads.statuses.map(\.jsonValue)),
-                "sources": .array(downloads.manifestSources.map(\.jsonValue)),
-            ]))
-        }
-        if action == "start" && downloads.manifestSources.isEmpty {
-            return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))
-        }
-        guard let raw = request.argument("session"), let id = try? ContentID(validating: raw) else {
-            return .failure(ControlError(.invalidArgument, "a session id is needed; see stillroomctl sessions"))
-        }
+        let id: ContentID
         do {
-            switch action {
-            case "start": try downloads.download(id)
-            case "cancel": try downloads.cancel(id)
-            case "remove":
-                guard request.arguments["confirmed"]?.boolValue == true else {
+            switch request {
+            case .list:
+                return .success(DownloadsReport(downloads: downloads.statuses.map(DownloadReport.init),
+                                                sources: downloads.manifestSources.map(\.report)).json)
+            case .start(let session):
+                guard !downloads.manifestSources.isEmpty else {
+                    return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))
+                }
+                id = session
+                try downloads.download(id)
+            case .cancel(let session):
+                id = session
+                try downloads.cancel(id)
+            case .remove(let session, let confirmed):
+                id = session
+                guard confirmed else {
                     return .failure(ControlError(.invalidArgument, downloads.removalPrompt(for: id).map { "\($0) Add --yes to confirm." }
                         ?? "nothing to remove for \(id)"))
                 }
                 if player.sessionID == id.rawValue { apply(.stop) } // never remove the file under the player
                 _ = try downloads.remove(id)
                 finishPendingPurge(after: "a download was removed") // the room it freed may be what a wipe waits for
-            default:
-                return .failure(ControlError(.invalidArgument, "unknown download action \"\(action)\""))
             }
         } catch {
             return .failure(ControlError(Self.code(for: error), error.description))
         }
-        return .success(downloads.status(of: id).map(\.jsonValue) ?? .null)
+        return .success(downloads.status(of: id).map { DownloadReport($0).json } ?? .null)
     }
 
     private static func code(for error: DownloadCommandError) -> ControlError.Code {

@@ -24,37 +24,19 @@ extension Daemon {
         return titles
     }
 
-    func historyCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        let history = practiceHistory()
-        switch request.argument("view") ?? "month" {
-        case "month":
-            let month: CivilMonth
-            if let text = request.argument("month") {
-                guard let parsed = HistoryReport.parseMonth(text) else {
-                    return .failure(ControlError(.invalidArgument, "--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(text)\""))
-                }
-                month = parsed
-            } else {
-                month = (history.today ?? CivilDate(daysSinceEpoch: Int64(wallMilliseconds / 86_400_000))).civilMonth
-            }
-            return .success(HistoryReport.month(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent)))
-        case "recent":
-            return .success(HistoryReport.recent(practiceHistory(.all), titles: sessionTitles))
-        case "export":
+    func historyCommand(_ request: ControlCommand.HistoryRequest) -> Result<JSONValue, ControlError> {
+        switch request {
+        case .month(let asked):
+            let history = practiceHistory()
+            let month = asked ?? (history.today ?? CivilDate(daysSinceEpoch: Int64(wallMilliseconds / 86_400_000))).civilMonth
+            return .success(HistoryMonthReport(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent)).json)
+        case .recent:
+            return .success(RecentRunsReport(practiceHistory(.all), titles: sessionTitles).json)
+        case .export(let format):
             let everything = practiceHistory(.all)
-            switch request.argument("format") ?? "json" {
-            case "json": return .success(.object(["text": .string(everything.exportJSONText())]))
-            case "csv": return .success(.object(["text": .string(everything.exportCSV())]))
-            case let other: return .failure(ControlError(.invalidArgument, "--format takes json or csv, got \"\(other)\""))
-            }
-        case "delete":
-            if let run = request.arguments["run"]?.integerValue { return deleteHistory(run: Int64(run)) }
-            guard request.arguments["all"]?.boolValue == true else {
-                return .failure(ControlError(.invalidArgument, "say which: --run ID, or --all --yes"))
-            }
-            return deleteHistory(run: nil)
-        case let other:
-            return .failure(ControlError(.invalidArgument, "unknown history view \"\(other)\""))
+            return .success(HistoryExportReport(text: format == .csv ? everything.exportCSV() : everything.exportJSONText()).json)
+        case .deleteRun(let run): return deleteHistory(run: Int64(run))
+        case .deleteAll: return deleteHistory(run: nil)
         }
     }
 
@@ -92,8 +74,7 @@ extension Daemon {
         }
         purgePending = true
         let wiped = finishPendingPurge(after: "the deletion")
-        return .success(.object(["deleted": .number(Double(count)), "wiped": .bool(wiped),
-                                 "removedCopies": .array(removedCopies.map { .string($0) })]))
+        return .success(HistoryDeletionReport(deleted: count, wiped: wiped, removedCopies: removedCopies).json)
     }
 
     /// Removes the damaged databases the store set aside (with their -wal and -shm) and dismisses the

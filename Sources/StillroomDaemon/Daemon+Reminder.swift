@@ -99,42 +99,23 @@ extension Daemon {
         return (samples, decoder.sampleRate)
     }
 
-    func reminderCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        switch request.argument("action") ?? "show" {
-        case "show":
+    func reminderCommand(_ request: ControlCommand.ReminderRequest) -> Result<JSONValue, ControlError> {
+        switch request {
+        case .show:
             return .success(reminderJSON())
-        case "off":
+        case .off:
             guard var preference = reminder.preference else { return .success(reminderJSON()) }
             preference.enabled = false
             preference.updatedAt = wallMilliseconds
             return saveReminder(preference)
-        case "set":
-            guard let time = request.argument("time"), let minute = try? Settings.timeOfDay(time) else {
-                return .failure(ControlError(.invalidArgument, "reminder set takes a time as HH:MM (24-hour)"))
-            }
-            var days = ReminderWeekdays.all
-            if let text = request.argument("days") {
-                guard let parsed = Self.parseDays(text) else {
-                    return .failure(ControlError(.invalidArgument, "--days takes names like mon,tue,wed (or all, weekdays, weekends), got \"\(text)\""))
-                }
-                days = parsed
-            }
-            let styleText = request.argument("style") ?? reminder.preference?.style.rawValue ?? "chime"
-            guard let style = ReminderStyle(rawValue: styleText) else {
-                return .failure(ControlError(.invalidArgument, "--style takes chime or glow, got \"\(styleText)\""))
-            }
-            var quiet = (reminder.preference?.quietStartMinute ?? 0, reminder.preference?.quietEndMinute ?? 0)
-            if let text = request.argument("quiet") {
-                let parts = text.split(separator: "-").map(String.init)
-                guard parts.count == 2, let start = try? Settings.timeOfDay(parts[0]), let end = try? Settings.timeOfDay(parts[1]) else {
-                    return .failure(ControlError(.invalidArgument, "--quiet takes HH:MM-HH:MM, got \"\(text)\""))
-                }
-                quiet = (start, end)
-            }
-            return saveReminder(ReminderPreferenceRecord(enabled: true, minuteOfDay: minute, weekdays: days, style: style,
-                                                         quietStartMinute: quiet.0, quietEndMinute: quiet.1, updatedAt: wallMilliseconds))
-        case let other:
-            return .failure(ControlError(.invalidArgument, "unknown reminder action \"\(other)\""))
+        case .set(let choice):
+            // What was left out keeps the stored choice.
+            let stored = reminder.preference
+            let quiet = choice.quiet ?? ControlCommand.QuietHours(startMinute: stored?.quietStartMinute ?? 0, endMinute: stored?.quietEndMinute ?? 0)
+            return saveReminder(ReminderPreferenceRecord(enabled: true, minuteOfDay: choice.minuteOfDay, weekdays: choice.weekdays ?? .all,
+                                                         style: choice.style ?? stored?.style ?? .chime,
+                                                         quietStartMinute: quiet.startMinute, quietEndMinute: quiet.endMinute,
+                                                         updatedAt: wallMilliseconds))
         }
     }
 
@@ -150,41 +131,10 @@ extension Daemon {
     }
 
     func reminderJSON() -> JSONValue {
-        guard let preference = reminder.preference, preference.enabled else {
-            return .object(["enabled": false, "next": .null, "card": .bool(reminder.cardShowing)])
-        }
-        let next = reminder.due.map { due -> JSONValue in
+        let next = reminder.due.map { due in
             let local = timeZone.rules.localDateTime(at: due)
-            return .string("\(local.date) \(Settings.clock(local.hour * 60 + local.minute))")
-        } ?? .null
-        return .object([
-            "enabled": true, "time": .string(Settings.clock(preference.minuteOfDay)),
-            "days": .string(Self.dayNames(preference.weekdays)), "style": .string(preference.style.rawValue),
-            "quiet": preference.hasQuietHours ? .string("\(Settings.clock(preference.quietStartMinute))-\(Settings.clock(preference.quietEndMinute))") : .null,
-            "next": next, "waiting": .bool(reminder.waiting), "card": .bool(reminder.cardShowing),
-        ])
-    }
-
-    static let dayOrder: [(String, Weekday)] = [("mon", .monday), ("tue", .tuesday), ("wed", .wednesday), ("thu", .thursday),
-                                                ("fri", .friday), ("sat", .saturday), ("sun", .sunday)]
-
-    static func parseDays(_ text: String) -> ReminderWeekdays? {
-        switch text.lowercased() {
-        case "all", "daily", "every": return .all
-        case "weekdays": return .weekdays
-        case "weekends": return [.saturday, .sunday]
-        default: break
+            return "\(local.date) \(Settings.clock(local.hour * 60 + local.minute))"
         }
-        var days: ReminderWeekdays = []
-        for name in text.lowercased().split(separator: ",") {
-            guard let day = dayOrder.first(where: { $0.0 == name.prefix(3) && name.count >= 3 }) else { return nil }
-            days.insert(.of(day.1))
-        }
-        return days.isEmpty ? nil : days
-    }
-
-    static func dayNames(_ days: ReminderWeekdays) -> String {
-        if days == .all { return "every day" }
-        return dayOrder.filter { days.contains(.of($0.1)) }.map(\.0).joined(separator: ",")
+        return ReminderReport(reminder.preference, next: next, waiting: reminder.waiting, card: reminder.cardShowing).json
     }
 }

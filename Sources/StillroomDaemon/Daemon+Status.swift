@@ -6,72 +6,46 @@ import StillroomCore
 /// database when the daemon is down).
 extension Daemon {
     func statusJSON() -> JSONValue {
-        var status: [String: JSONValue] = [
-            "state": .string(Self.stateName(player.phase)),
-            "session": player.sessionID.map { .string($0) } ?? .null,
-            "title": player.sessionID == nil ? .null : .string(player.title),
-            "position": .number(Self.seconds(player.positionSeconds)),
-            "duration": .number(Self.seconds(player.lengthSeconds)),
-            "pauseReason": player.phase == .paused ? .string(player.pauseReason?.rawValue ?? "user") : .null,
-            "volume": .number(Double(settings.volume)),
-            "effectiveVolume": .number(Double(effectiveVolume)),
-            "headphones": .bool(player.headphonesConnected),
-            "output": .object([
-                "name": .string(engine.sink.name),
-                "available": .bool(player.outputAvailable),
-                "problem": player.outputProblem.map { .string($0) } ?? .null,
-            ]),
-            "daemon": .bool(true),
-            "spokenLabels": .number(Double(labelsSpoken)),
-            // What tests synchronise on instead of sleeping: a label still waiting out its settle, the
-            // input events handled, the frames the screen presented and whether one is due, and the seconds
-            // of recordings heard.
-            "labelPending": .bool(pendingLabel != nil || !speechAfter.isEmpty),
-            // The last labels said, word for word, oldest first (tests assert what the box said).
-            "spoken": .array(recentSpeech.map { .string($0) }),
-            "describer": .bool(ui.isDescribing),
-            "cuesPlayed": .number(Double(cuesPlayed)),
-            // Nothing playing or playing out: a label or a chime alone has been heard to its end.
-            "outputIdle": .bool(engine.isIdle),
-            "inputEvents": .number(Double(inputEventsHandled)),
-            "framesPresented": screen.map { .number(Double($0.framesPresented)) } ?? .null,
-            "framePending": .bool(screen?.nextFrameDeadline != nil),
-            "heardSeconds": .number(Self.seconds(heardSecondsTotal)),
-            "screen": .string(screen == nil ? "none" : (screen!.isScreenOn ? (ui.power == .dim ? "dim" : "on") : "off")),
-            "page": .string(ui.screenKind(model).rawValue),
-        ]
-        if case .failed(let message) = player.phase { status["error"] = .string(message) }
-        if let damage = player.damage { status["error"] = .string(damage) }
+        var observed = StatusReport.Observed()
+        observed.spokenLabels = labelsSpoken
+        observed.labelPending = pendingLabel != nil || !speechAfter.isEmpty
+        observed.spoken = recentSpeech
+        observed.describer = ui.isDescribing
+        observed.cuesPlayed = cuesPlayed
+        // Nothing playing or playing out: a label or a chime alone has been heard to its end.
+        observed.outputIdle = engine.isIdle
+        observed.inputEvents = inputEventsHandled
+        observed.framesPresented = screen.map(\.framesPresented)
+        observed.framePending = screen?.nextFrameDeadline != nil
+        observed.heardSeconds = Self.seconds(heardSecondsTotal)
+        observed.screen = screen.map { $0.isScreenOn ? (ui.power == .dim ? "dim" : "on") : "off" } ?? "none"
+        observed.page = ui.screenKind(model).rawValue
         if options.timeWarp > 1 {
             // A soak's driver plans in the box's (warped) time: a reminder a few minutes ahead, what was heard.
-            status["timeWarp"] = .object(["factor": .number(Double(options.timeWarp)),
-                                          "wallTime": .number(loop.wallNow.timeIntervalSince1970)])
+            observed.timeWarp = StatusReport.TimeWarp(factor: Int(options.timeWarp), wallTime: loop.wallNow.timeIntervalSince1970)
         }
-        if let offer = player.resumeOffer {
-            status["resumeOffer"] = .object([
-                "session": .string(offer.position.sessionID),
-                "title": .string(offer.title),
-                "position": .number(Self.seconds(offer.position.seconds)),
-            ])
-        } else {
-            status["resumeOffer"] = .null
-        }
-        if let checkpoint = player.lastCheckpoint {
-            var saved: [String: JSONValue] = [
-                "session": .string(checkpoint.sessionID),
-                "position": .number(Self.seconds(checkpoint.seconds)),
-            ]
-            if let at = player.lastCheckpointAt { saved["ageSeconds"] = .number(Self.seconds((loop.now - at).seconds)) }
-            status["lastCheckpoint"] = .object(saved)
-        } else {
-            status["lastCheckpoint"] = .null
+        var error: String?
+        if case .failed(let message) = player.phase { error = message }
+        if let damage = player.damage { error = damage }
+        let live = StatusReport.Live(
+            pauseReason: player.phase == .paused ? player.pauseReason?.rawValue ?? "user" : nil,
+            volume: settings.volume, effectiveVolume: effectiveVolume, headphones: player.headphonesConnected,
+            outputName: engine.sink.name, outputAvailable: player.outputAvailable, outputProblem: player.outputProblem,
+            error: error, storageProblem: storageProblem, observed: observed)
+        let checkpoint = player.lastCheckpoint.map { saved in
+            StatusReport.Checkpoint(session: saved.sessionID, position: Self.seconds(saved.seconds),
+                                    ageSeconds: player.lastCheckpointAt.map { Self.seconds((loop.now - $0).seconds) })
         }
         let notices = liveNotices() + ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
-        status["notices"] = .array(notices.map { notice in
-            .object(["id": .number(Double(notice.id)), "kind": .string(notice.kind.rawValue), "message": .string(notice.message)])
-        })
-        status["storage"] = storageProblem.map { .object(["canSave": false, "problem": .string($0)]) } ?? .object(["canSave": true])
-        return .object(status)
+        return StatusReport(
+            state: Self.stateName(player.phase), session: player.sessionID, title: player.sessionID == nil ? nil : player.title,
+            position: Self.seconds(player.positionSeconds), duration: Self.seconds(player.lengthSeconds),
+            resumeOffer: player.resumeOffer.map {
+                StatusReport.ResumeOffer(session: $0.position.sessionID, title: $0.title, position: Self.seconds($0.position.seconds))
+            },
+            lastCheckpoint: checkpoint,
+            notices: notices.map { StatusReport.Notice(id: $0.id, kind: $0.kind.rawValue, message: $0.message) },
+            live: live).json
     }
 
     static func stateName(_ phase: PlayerPhase) -> String {

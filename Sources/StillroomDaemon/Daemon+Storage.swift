@@ -112,7 +112,7 @@ extension Daemon {
     }
 
     /// The `doctor` line for storage.
-    func storageCheck() -> JSONValue {
+    func storageCheck() -> DoctorReport.Check {
         let problem = storageProblem ?? Self.dataDirectoryProblem(options.dataDirectory)
         let fix = if Self.cardIsFull(options) {
             "the card is full: remove what was copied into \(options.dataDirectory) by hand, or downloaded sessions you no "
@@ -123,8 +123,7 @@ extension Daemon {
             "the card is read-only or failing (see dmesg for ext4 or mmc errors): back up \(options.dataDirectory), check or "
                 + "replace the card; sessions still play meanwhile"
         }
-        return .object(["check": "storage", "ok": .bool(problem == nil),
-                        "detail": .string(problem ?? "\(options.dataDirectory) can be written"),
-                        "fix": .string(problem == nil ? "" : fix)])
+        return DoctorReport.Check("storage", ok: problem == nil, detail: problem ?? "\(options.dataDirectory) can be written",
+                                  fix: problem == nil ? "" : fix)
     }
 }

@@ -8,8 +8,7 @@ import StillroomCore
 extension Daemon {
     func startBreathingTimer(patternName: String, minutes: Int) -> Result<JSONValue, ControlError> {
         guard let timer = BreathingTimer(patternName: patternName, minutes: minutes, startedAt: loop.now) else {
-            let names = BreathingTimer.patterns.map(\.name).joined(separator: ", ")
-            return .failure(ControlError(.invalidArgument, "a timer takes a pattern (\(names)) and 1 to 60 minutes"))
+            return .failure(ControlError(.invalidArgument, ControlCommand.timerRefusal))
         }
         if breathingTimer != nil { finishBreathingTimer(completed: false) }
         if player.phase == .playing { apply(.pause(.user)) } // silence means silence
@@ -81,31 +80,26 @@ extension Daemon {
         }
     }
 
-    func timerCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        switch request.argument("action") ?? "show" {
-        case "show":
+    func timerCommand(_ request: ControlCommand.TimerRequest) -> Result<JSONValue, ControlError> {
+        switch request {
+        case .show:
             return .success(timerJSON())
-        case "start":
+        case .start(let pattern, let minutes):
             // Without a choice, the one last made on the box.
-            return startBreathingTimer(patternName: request.argument("pattern") ?? settings.timerPattern,
-                                       minutes: request.arguments["minutes"]?.integerValue ?? settings.timerMinutes)
-        case "stop":
+            return startBreathingTimer(patternName: pattern ?? settings.timerPattern, minutes: minutes ?? settings.timerMinutes)
+        case .stop:
             guard breathingTimer != nil else { return .failure(ControlError(.notFound, "no breathing timer is running")) }
             finishBreathingTimer(completed: false)
             return .success(timerJSON())
-        case let other:
-            return .failure(ControlError(.invalidArgument, "unknown timer action \"\(other)\""))
         }
     }
 
     func timerJSON() -> JSONValue {
-        guard let timer = breathingTimer else { return .object(["running": false]) }
-        let breath = timer.breath(at: loop.now)
-        return .object([
-            "running": true, "pattern": .string(timer.patternName),
-            "minutes": .number(timer.length.seconds / 60),
-            "remaining": .number(Self.seconds(timer.remaining(at: loop.now).seconds)),
-            "phase": breath.phase.map { .string($0.rawValue) } ?? .null,
-        ])
+        let running = breathingTimer.map { timer in
+            TimerReport.Running(pattern: timer.patternName, minutes: timer.length.seconds / 60,
+                                remainingSeconds: Self.seconds(timer.remaining(at: loop.now).seconds),
+                                phase: timer.breath(at: loop.now).phase?.rawValue)
+        }
+        return TimerReport(running: running).json
     }
 }

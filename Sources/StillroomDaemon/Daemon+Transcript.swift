@@ -31,13 +31,12 @@ extension Daemon {
     }
 
     /// `transcript`: the cues of a session, bundled or downloaded, with their times.
-    func transcriptCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        withSession(request) { session in
+    func transcriptCommand(session id: String) -> Result<JSONValue, ControlError> {
+        withSession(id) { session in
             switch loadTranscript(of: session) {
             case .success(let transcript):
-                let source = if case .bundled = session.transcript { "bundled" } else { "downloaded" }
-                return .success(TranscriptReport.json(session: session.id.rawValue, title: session.title, source: source,
-                                                      transcript: transcript))
+                let source: TranscriptReport.Source = if case .bundled = session.transcript { .bundled } else { .downloaded }
+                return .success(TranscriptReport(session: session.id.rawValue, title: session.title, source: source, transcript: transcript).json)
             case .failure(let problem):
                 return .failure(ControlError(.failed, problem.message))
             }

@@ -40,18 +40,18 @@ extension Daemon {
         noticeRollback()
     }
 
-    func updateCommand(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        switch request.argument("action") ?? "status" {
-        case "status":
+    func updateCommand(_ request: ControlCommand.UpdateRequest) -> Result<JSONValue, ControlError> {
+        switch request {
+        case .status:
             return .success(updateStatusJSON())
-        case "install":
+        case .install(let sourceText):
             guard updatesAvailable else {
                 return .failure(ControlError(.failed, "system updates are not available on this box (no \(options.updateDirectory): "
                                              + "they are for the appliance image, not the simulator)"))
             }
             let allowList = DownloadHostAllowList(options.downloadHosts)
             let source: UpdateSource
-            switch UpdateSource.parse(request.argument("source") ?? "", allowList: allowList) {
+            switch UpdateSource.parse(sourceText, allowList: allowList) {
             case .success(let parsed): source = parsed
             case .failure(let refusal): return .failure(ControlError(.invalidArgument, refusal.message))
             }
@@ -65,16 +65,12 @@ extension Daemon {
             case .failure(let refusal):
                 return .failure(ControlError(.busy, refusal.message))
             }
-        case let other:
-            return .failure(ControlError(.invalidArgument, "unknown update action \"\(other)\"; use install or status"))
         }
     }
 
     /// PLAY and its kin wait while the update's notice stands; what only reads (the timer's state) still answers.
-    func refusalWhileUpdating(_ request: ControlRequest) -> ControlError? {
-        let starts = ["play", "resume", "toggle"].contains(request.command)
-            || (request.command == "timer" && request.argument("action") == "start")
-        guard updates.machine.isBusy, starts else { return nil }
+    func refusalWhileUpdating(_ command: ControlCommand) -> ControlError? {
+        guard updates.machine.isBusy, command.startsPractice else { return nil }
         return ControlError(.busy, "an update is installing; the box restarts by itself when it is done (stillroomctl update status)")
     }
 

@@ -38,18 +38,16 @@ extension Daemon {
     }
 
     /// Doctor's "wi-fi" line: only on a box that has Wi-Fi set up (wpa_supplicant runs).
-    var wifiCheck: JSONValue? {
+    var wifiCheck: DoctorReport.Check? {
         guard let monitor = wifi.monitor, !monitor.interfaces.isEmpty || wifi.watch.problem != nil else { return nil }
         let problem = wifi.watch.problem
         let detail = problem?.detail ?? (wifi.watch.joined ? "joined (\(monitor.interfaces.joined(separator: ", ")))" : "not joined yet")
-        return .object(["check": "wi-fi", "ok": .bool(problem == nil), "detail": .string(detail), "fix": .string(problem?.fix ?? "")])
+        return DoctorReport.Check("wi-fi", ok: problem == nil, detail: detail, fix: problem?.fix ?? "")
     }
 
     /// `network`: what the daemon knows that the CLI cannot read for itself (it adds interfaces and lookups).
     func networkJSON() -> JSONValue {
-        var result: [String: JSONValue] = ["downloadHosts": .array(options.downloadHosts.map { .string($0) })]
-        if let problem = wifi.watch.problem { result["wifiProblem"] = problem.json }
-        return .object(result)
+        DaemonNetworkReport(downloadHosts: options.downloadHosts, wifiProblem: wifi.watch.problem).json
     }
 }
 

@@ -11,51 +11,49 @@ struct CommandRunner {
     func run(_ command: String) -> ExitStatus {
         do {
             switch command {
-            case "status": return try daemonOrOffline("status", [:], offline: { try Offline(invocation).status() }, print: Output.status)
+            case "status": return try daemonOrOffline(.status, offline: { try Offline(invocation).status() }, print: Output.status)
             case "play":
                 try expectWords(atMost: 1)
-                var arguments: [String: JSONValue] = [:]
-                if let id = invocation.words.first { arguments["session"] = .string(id) }
-                return try daemon("play", arguments, print: Output.status)
-            case "pause", "resume", "toggle", "stop":
-                try expectWords(atMost: 0)
-                return try daemon(command, [:], print: Output.status)
-            case "seek": return try daemon("seek", try SeekArgument.parse(invocation.words), print: Output.status)
+                return try daemon(.play(session: invocation.words.first), print: Output.status)
+            case "pause": return try plainPlayerCommand(.pause)
+            case "resume": return try plainPlayerCommand(.resume)
+            case "toggle": return try plainPlayerCommand(.toggle)
+            case "stop": return try plainPlayerCommand(.stop)
+            case "seek": return try daemon(.seek(try SeekArgument.parse(invocation.words)), print: Output.status)
             case "volume":
                 guard invocation.words.count == 1, let level = Int(invocation.words[0]), (0...100).contains(level) else {
                     throw UsageError("volume needs one number from 0 to 100")
                 }
-                return try daemon("volume", ["level": .number(Double(level))], print: Output.status)
+                return try daemon(.volume(level: level), print: Output.status)
             case "dismiss":
-                var arguments: [String: JSONValue] = [:]
-                if let notice = invocation.flags["--notice"] {
-                    guard let id = Int(notice) else { throw UsageError("--notice needs a notice number (see status)") }
-                    arguments["notice"] = .number(Double(id))
+                var notice: Int?
+                if let text = invocation.flags["--notice"] {
+                    guard let id = Int(text) else { throw UsageError("--notice needs a notice number (see status)") }
+                    notice = id
                 }
-                return try daemon("dismiss", arguments, print: Output.status)
+                return try daemon(.dismiss(notice: notice), print: Output.status)
             case "sessions":
                 try expectWords(atMost: 0)
                 if let theme = invocation.flags["--theme"], Theme(rawValue: theme) == nil {
                     throw UsageError("--theme: expected breathe, focus or unwind, got \"\(theme)\"")
                 }
-                return try daemonOrOffline("sessions", [:], offline: { try Offline(invocation).sessions() }) { result in
-                    Output.sessions(result, filter: invocation.flags)
+                return try daemonOrOffline(.sessions, offline: { try Offline(invocation).sessions() }) { result in
+                    Output.sessions(SessionSummary.list(json: result), filter: invocation.flags)
                 }
             case "show":
                 let id = try oneWord("a session id")
-                return try daemonOrOffline("show", ["session": .string(id)], offline: { try Offline(invocation).show(id) },
-                                           print: Output.session)
+                return try daemonOrOffline(.show(session: id), offline: { try Offline(invocation).show(id) }, print: Output.session)
             case "screenshot":
                 let file = try oneWord("a file name ending in .png")
                 guard file.hasSuffix(".png") else { throw UsageError("the screenshot file must end in .png") }
                 let absolute = file.hasPrefix("/") ? file : Self.currentDirectory() + "/" + file
-                return try daemon("screenshot", ["path": .string(absolute)], print: { "Saved \($0["path"]?.stringValue ?? absolute)" })
+                return try daemon(.screenshot(path: absolute), print: { "Saved \(ScreenshotReport(json: $0)?.path ?? absolute)" })
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
-                return try daemon("say", ["text": .string(invocation.words.joined(separator: " "))], print: { _ in "" })
+                return try daemon(.say(text: invocation.words.joined(separator: " ")), print: { _ in "" })
             case "downloads":
                 try expectWords(atMost: 0)
-                return try daemonOrOffline("downloads", [:], offline: { try Offline(invocation).downloads() }, print: Output.downloads)
+                return try daemonOrOffline(.downloads(.list), offline: { try Offline(invocation).downloads() }, print: Output.downloads)
             case "download":
                 return try downloadCommand()
             case "history":
@@ -64,39 +62,37 @@ struct CommandRunner {
                 return try reminderCommand()
             case "timer":
                 switch invocation.words.first {
-                case nil: return try daemon("timer", [:], print: Output.timer)
-                case "stop": return try daemon("timer", ["action": "stop"], print: Output.timer)
+                case nil: return try daemon(.timer(.show), print: Output.timer)
+                case "stop": return try daemon(.timer(.stop), print: Output.timer)
                 case "start":
-                    var arguments: [String: JSONValue] = ["action": "start"]
-                    if let minutes = invocation.flags["--minutes"] {
-                        guard let value = Int(minutes) else { throw UsageError("--minutes takes a whole number from 1 to 60") }
-                        arguments["minutes"] = .number(Double(value))
+                    var minutes: Int?
+                    if let text = invocation.flags["--minutes"] {
+                        guard let value = Int(text) else { throw UsageError("--minutes takes a whole number from 1 to 60") }
+                        minutes = value
                     }
-                    if let pattern = invocation.flags["--pattern"] { arguments["pattern"] = .string(pattern) }
-                    return try daemon("timer", arguments, print: Output.timer)
+                    return try daemon(.timer(.start(pattern: invocation.flags["--pattern"], minutes: minutes)), print: Output.timer)
                 case let other?:
                     throw UsageError("unknown timer action \"\(other)\"; use start or stop")
                 }
             case "settings":
                 if invocation.words.first == "set" {
                     guard invocation.words.count == 3 else { throw UsageError("usage: stillroomctl settings set KEY VALUE") }
-                    return try daemon("settings", ["key": .string(invocation.words[1]), "value": .string(invocation.words[2])],
-                                      print: Output.settings)
+                    return try daemon(.settings(change: .init(key: invocation.words[1], value: invocation.words[2])), print: Output.settings)
                 }
                 try expectWords(atMost: 0)
-                return try daemonOrOffline("settings", [:], offline: { try Offline(invocation).settings() }, print: Output.settings)
+                return try daemonOrOffline(.settings(change: nil), offline: { try Offline(invocation).settings() }, print: Output.settings)
             case "doctor":
                 try expectWords(atMost: 0)
                 if invocation.flags["--essential"] != nil {
                     // What PLAY needs, asked of the running daemon only: the update's slot check (docs/updates.md).
-                    return try daemon("doctor", [:], print: { Output.doctor(Self.essentialChecks($0)) },
-                                      failsWhen: { Self.essentialChecks($0)["ok"]?.boolValue == false })
+                    return try daemon(.doctor, print: { Output.doctor(DoctorReport(json: $0).essential.json) },
+                                      failsWhen: { !DoctorReport(json: $0).essential.ok })
                 }
-                return try daemonOrOffline("doctor", [:], offline: { try Offline(invocation).doctor() }, print: Output.doctor,
-                                           failsWhen: { $0["ok"]?.boolValue == false }, amend: NetworkCommand(invocation: invocation).addCheck)
+                return try daemonOrOffline(.doctor, offline: { try Offline(invocation).doctor() }, print: Output.doctor,
+                                           failsWhen: { !DoctorReport(json: $0).ok }, amend: NetworkCommand(invocation: invocation).addCheck)
             case "transcript":
                 let id = try oneWord("a session id")
-                return try daemonOrOffline("transcript", ["session": .string(id)], offline: { try Offline(invocation).transcript(id) },
+                return try daemonOrOffline(.transcript(session: id), offline: { try Offline(invocation).transcript(id) },
                                            print: Output.transcript,
                                            offlineNote: "the daemon is not running; this is read from the content folder "
                                                + "\(invocation.contentDirectory) (a downloaded session's transcript needs the daemon)")
@@ -109,8 +105,7 @@ struct CommandRunner {
                 guard invocation.words.count == 2, ["add", "remove"].contains(invocation.words[0]) else {
                     throw UsageError("usage: stillroomctl favorite add|remove ID")
                 }
-                return try daemon("favorite", ["action": .string(invocation.words[0]), "session": .string(invocation.words[1])],
-                                  print: Output.session)
+                return try daemon(.favorite(session: invocation.words[1], add: invocation.words[0] == "add"), print: Output.session)
             default:
                 throw UsageError("unknown command \"\(command)\"")
             }
@@ -127,15 +122,14 @@ struct CommandRunner {
         let words = invocation.words
         switch (words.first, words.count) {
         case ("cancel", 2):
-            return try daemon("downloads", ["action": "cancel", "session": .string(words[1])], print: Output.downloadStatus)
+            return try daemon(.downloads(.cancel(sessionID(words[1]))), print: Output.downloadStatus)
         case ("remove", 2):
             guard invocation.flags["--yes"] != nil else {
                 throw UsageError("this removes the downloaded recording from the box; add --yes to confirm")
             }
-            return try daemon("downloads", ["action": "remove", "session": .string(words[1]), "confirmed": true],
-                              print: { _ in "Removed \(words[1]) from the box." })
+            return try daemon(.downloads(.remove(sessionID(words[1]), confirmed: true)), print: { _ in "Removed \(words[1]) from the box." })
         case (.some(let id), 1) where id != "cancel" && id != "remove":
-            return try daemon("downloads", ["action": "start", "session": .string(id)], print: Output.downloadStatus)
+            return try daemon(.downloads(.start(sessionID(id))), print: Output.downloadStatus)
         default:
             throw UsageError("usage: stillroomctl download ID | download cancel ID | download remove ID --yes")
         }
@@ -144,16 +138,19 @@ struct CommandRunner {
     private func reminderCommand() throws -> ExitStatus {
         switch invocation.words.first {
         case nil:
-            return try daemonOrOffline("reminder", [:], offline: { try Offline(invocation).reminder() }, print: Output.reminder)
+            return try daemonOrOffline(.reminder(.show), offline: { try Offline(invocation).reminder() }, print: Output.reminder)
         case "off":
-            return try daemon("reminder", ["action": "off"], print: Output.reminder)
+            return try daemon(.reminder(.off), print: Output.reminder)
         case "set":
             guard invocation.words.count == 2 else { throw UsageError("usage: stillroomctl reminder set HH:MM [--days mon,tue…] [--style chime|glow] [--quiet HH:MM-HH:MM]") }
-            var arguments: [String: JSONValue] = ["action": "set", "time": .string(invocation.words[1])]
-            for (flag, key) in [("--days", "days"), ("--style", "style"), ("--quiet", "quiet")] {
-                if let value = invocation.flags[flag] { arguments[key] = .string(value) }
+            let flags = invocation.flags
+            let choice: ControlCommand.ReminderChoice
+            do {
+                choice = try .parse(time: invocation.words[1], days: flags["--days"], style: flags["--style"], quiet: flags["--quiet"])
+            } catch {
+                refuse(error)
             }
-            return try daemon("reminder", arguments, print: Output.reminder)
+            return try daemon(.reminder(.set(choice)), print: Output.reminder)
         case let other?:
             throw UsageError("unknown reminder action \"\(other)\"; use set or off")
         }
@@ -163,35 +160,48 @@ struct CommandRunner {
         let view = invocation.words.first ?? "month"
         switch view {
         case "month":
-            var arguments: [String: JSONValue] = ["view": "month"]
-            if let month = invocation.flags["--month"] {
-                guard HistoryReport.parseMonth(month) != nil else { throw UsageError("--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(month)\"") }
-                arguments["month"] = .string(month)
+            var month: CivilMonth?
+            if let text = invocation.flags["--month"] {
+                guard let parsed = HistoryReport.parseMonth(text) else { throw UsageError("--month takes YYYY-MM \(HistoryReport.monthRangeText), got \"\(text)\"") }
+                month = parsed
             }
-            return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) }, print: Output.historyMonth)
+            return try historyFromDaemonOrOffline(.month(month), print: Output.historyMonth)
         case "recent":
-            return try daemonOrOffline("history", ["view": "recent"], offline: { try Offline(invocation).history(["view": "recent"]) },
-                                       print: Output.historyRecent)
+            return try historyFromDaemonOrOffline(.recent, print: Output.historyRecent)
         case "export":
-            let format = invocation.flags["--format"] ?? "json"
-            guard format == "json" || format == "csv" else { throw UsageError("--format takes json or csv, got \"\(format)\"") }
-            let arguments: [String: JSONValue] = ["view": "export", "format": .string(format)]
-            return try daemonOrOffline("history", arguments, offline: { try Offline(invocation).history(arguments) },
-                                       print: { $0["text"]?.stringValue ?? "" })
+            let text = invocation.flags["--format"] ?? "json"
+            guard let format = ControlCommand.HistoryExportFormat(rawValue: text) else { throw UsageError("--format takes json or csv, got \"\(text)\"") }
+            return try historyFromDaemonOrOffline(.export(format), print: { HistoryExportReport(json: $0).text })
         case "delete":
             if let run = invocation.flags["--run"] {
                 guard let id = Int(run) else { throw UsageError("--run takes a run number (see history recent)") }
-                return try daemon("history", ["view": "delete", "run": .number(Double(id))], print: { Output.historyDeleted($0, run: id) })
+                return try daemon(.history(.deleteRun(id)), print: { Output.historyDeleted($0, run: id) })
             }
             guard invocation.flags["--all"] != nil else { throw UsageError("history delete needs --run ID, or --all --yes") }
             guard invocation.flags["--yes"] != nil else {
                 throw UsageError("this deletes the whole practice history for good, with any damaged copies of the database "
                     + "set aside earlier (they hold older history); add --yes to confirm")
             }
-            return try daemon("history", ["view": "delete", "all": true], print: { Output.historyDeleted($0, run: nil) })
+            return try daemon(.history(.deleteAll), print: { Output.historyDeleted($0, run: nil) })
         default:
             throw UsageError("unknown history view \"\(view)\"; use month, recent, export or delete")
         }
+    }
+
+    /// A command of the player's that takes no words and answers the status.
+    private func plainPlayerCommand(_ command: ControlCommand) throws -> ExitStatus {
+        try expectWords(atMost: 0)
+        return try daemon(command, print: Output.status)
+    }
+
+    private func historyFromDaemonOrOffline(_ request: ControlCommand.HistoryRequest, print: (JSONValue) -> String) throws -> ExitStatus {
+        try daemonOrOffline(.history(request), offline: { try Offline(invocation).history(request) }, print: print)
+    }
+
+    /// A session id as the daemon takes it, refused here as the daemon would refuse it.
+    private func sessionID(_ text: String) -> ContentID {
+        guard let id = try? ContentID(validating: text) else { refuse(ControlCommand.sessionIDNeeded) }
+        return id
     }
 
     private func expectWords(atMost count: Int) throws(UsageError) {
@@ -204,19 +214,11 @@ struct CommandRunner {
     }
 
     /// A command that needs the daemon.
-    /// The doctor's checks that PLAY needs (database, content, audio output), with their own "ok".
-    static func essentialChecks(_ result: JSONValue) -> JSONValue {
-        let essential: Set<String> = ["database", "content", "audio output"]
-        let checks = (result["checks"]?.arrayValue ?? []).filter { essential.contains($0["check"]?.stringValue ?? "") }
-        let ok = checks.count == essential.count && checks.allSatisfy { $0["ok"]?.boolValue == true }
-        return .object(["checks": .array(checks), "ok": .bool(ok)])
-    }
-
-    private func daemon(_ command: String, _ arguments: [String: JSONValue], print: (JSONValue) -> String,
+    private func daemon(_ command: ControlCommand, print: (JSONValue) -> String,
                         failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
         let response: ControlResponse
         do {
-            response = try connection.send(command, arguments)
+            response = try connection.send(command)
         } catch {
             switch error {
             case .unreachable(let reason):
@@ -230,12 +232,12 @@ struct CommandRunner {
 
     /// A read-only command: from the daemon when it runs, else from the database and content folder.
     /// `offlineNote`, when given, is said on stderr when the answer comes from the files.
-    private func daemonOrOffline(_ command: String, _ arguments: [String: JSONValue], offline: () throws -> JSONValue,
+    private func daemonOrOffline(_ command: ControlCommand, offline: () throws -> JSONValue,
                                  print: (JSONValue) -> String, failsWhen: (JSONValue) -> Bool = { _ in false },
                                  offlineNote: String? = nil, amend: (JSONValue) -> JSONValue = { $0 }) throws -> ExitStatus {
         let response: ControlResponse
         do {
-            response = try connection.send(command, arguments)
+            response = try connection.send(command)
         } catch {
             switch error {
             case .unreachable:
@@ -258,9 +260,14 @@ struct CommandRunner {
             write(invocation.json ? ControlCodec.json(result) : print(result))
             return failsWhen(result) ? .failed : .ok
         case .failure(let error):
-            if invocation.json { write(ControlCodec.json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]))) }
-            fail(error.message, Self.status(for: error.code))
+            refuse(error)
         }
+    }
+
+    /// Says the daemon's refusal (or the same refusal decided here, before asking) and exits with its status.
+    private func refuse(_ error: ControlError) -> Never {
+        if invocation.json { write(ControlCodec.json(.object(["error": .object(["code": .string(error.code.rawValue), "message": .string(error.message)])]))) }
+        fail(error.message, Self.status(for: error.code))
     }
 
     static func currentDirectory() -> String {
@@ -281,7 +288,7 @@ struct CommandRunner {
 
 /// `seek +30`, `seek -15`, `seek 4:30`, `seek 1:02:03`.
 enum SeekArgument {
-    static func parse(_ words: [String]) throws(UsageError) -> [String: JSONValue] {
+    static func parse(_ words: [String]) throws(UsageError) -> ControlCommand.SeekTarget {
         guard words.count == 1, let word = words.first, !word.isEmpty else { throw UsageError("seek needs +S, -S or MM:SS") }
         if word.hasPrefix("+") || word.hasPrefix("-") {
             // One sign, then digits: "+-5" or "+inf" is a typing slip, not a seek.
@@ -290,7 +297,7 @@ enum SeekArgument {
                   let seconds = Double(magnitude), seconds.isFinite else {
                 throw UsageError("seek: \"\(word)\" is not a number of seconds")
             }
-            return ["by": .number(word.hasPrefix("-") ? -seconds : seconds)]
+            return .by(seconds: word.hasPrefix("-") ? -seconds : seconds)
         }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), let numbers = Optional(parts.compactMap { Double($0) }), numbers.count == parts.count,
@@ -298,6 +305,6 @@ enum SeekArgument {
             throw UsageError("seek: \"\(word)\" is not a time (MM:SS or H:MM:SS)")
         }
         let seconds = numbers.reduce(0) { $0 * 60 + $1 }
-        return ["to": .number(seconds)]
+        return .to(seconds: seconds)
     }
 }

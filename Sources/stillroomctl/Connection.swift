@@ -15,7 +15,7 @@ struct Connection {
 
     let socketPath: String
 
-    func send(_ command: String, _ arguments: [String: JSONValue] = [:]) throws(Failure) -> ControlResponse {
+    func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .unreachable(String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -37,7 +37,7 @@ struct Connection {
         var limit = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let id = Int(getpid())
-        let line = ControlCodec.encode(ControlRequest(id: id, command: command, arguments: arguments))
+        let line = ControlCodec.encode(ControlRequest(id: id, command))
         let written = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         // A refused peer finds the connection closed under its request; the refusal is waiting to be read.
         let sendFailure = written == line.count ? nil : String(cString: strerror(errno))

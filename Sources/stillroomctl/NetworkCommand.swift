@@ -10,13 +10,11 @@ struct NetworkCommand {
     let invocation: Invocation
 
     func report() -> NetworkReport {
-        let daemon = try? Connection(socketPath: invocation.socketPath).send("network", [:])
-        var known: JSONValue?
-        if let daemon, case .success(let result) = daemon.outcome { known = result }
-        let hosts = known?["downloadHosts"]?.arrayValue?.compactMap(\.stringValue)
+        let daemon = try? Connection(socketPath: invocation.socketPath).send(.network)
+        var known: DaemonNetworkReport?
+        if let daemon, case .success(let result) = daemon.outcome { known = DaemonNetworkReport(json: result) }
         return NetworkReport(interfaces: InterfaceProbe.read(supplicantDirectory: invocation.wifiControlDirectory),
-                             wifiProblem: WifiWatch.Problem(json: known?["wifiProblem"]),
-                             lookups: hosts.map { $0.map(HostLookup.lookUp) })
+                             wifiProblem: known?.wifiProblem, lookups: known.map { $0.downloadHosts.map(HostLookup.lookUp) })
     }
 
     func run() -> ExitStatus {
@@ -31,13 +29,9 @@ struct NetworkCommand {
 
     /// Doctor's result with the "network" check added (and its verdict with it).
     func addCheck(_ doctor: JSONValue) -> JSONValue {
-        guard var checks = doctor["checks"]?.arrayValue else { return doctor }
+        guard doctor["checks"]?.arrayValue != nil else { return doctor }
         let verdict = report().check
-        checks.append(.object(["check": "network", "ok": .bool(verdict.ok), "detail": .string(verdict.detail), "fix": .string(verdict.fix)]))
-        var result = doctor.objectValue ?? [:]
-        result["checks"] = .array(checks)
-        result["ok"] = .bool((doctor["ok"]?.boolValue ?? false) && verdict.ok)
-        return .object(result)
+        return DoctorReport(json: doctor).adding(DoctorReport.Check("network", ok: verdict.ok, detail: verdict.detail, fix: verdict.fix)).json
     }
 
     static func json(_ report: NetworkReport) -> JSONValue {

@@ -18,41 +18,36 @@ struct Offline {
 
     init(_ invocation: Invocation) { self.invocation = invocation }
 
+    /// The last checkpoint's session and place, and the open notices; the rest only the daemon knows.
     func status() throws -> JSONValue {
-        var status: [String: JSONValue] = [
-            "state": .string("stopped"), "daemon": .bool(false), "session": .null, "title": .null,
-            "position": .number(0), "duration": .number(0), "resumeOffer": .null, "lastCheckpoint": .null, "notices": .array([]),
-        ]
-        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
-            return .object(status)
-        }
+        var status = StatusReport(state: "stopped", session: nil, title: nil, position: 0, duration: 0, resumeOffer: nil,
+                                  lastCheckpoint: nil, notices: [], live: nil)
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else { return status.json }
         defer { store.close() }
         if let checkpoint = try store.latestCheckpoint() {
             let seconds = (checkpoint.positionSeconds * 1000).rounded() / 1000
-            status["session"] = .string(checkpoint.sessionID)
-            status["position"] = .number(seconds)
-            status["lastCheckpoint"] = .object(["session": .string(checkpoint.sessionID), "position": .number(seconds)])
+            status.session = checkpoint.sessionID
+            status.position = seconds
+            status.lastCheckpoint = StatusReport.Checkpoint(session: checkpoint.sessionID, position: seconds)
             if let catalog = try? loadCatalog(), let id = try? ContentID(validating: checkpoint.sessionID),
                let session = catalog.session(withID: id) {
-                status["title"] = .string(session.title)
-                status["duration"] = .number(session.durationSeconds)
+                status.title = session.title
+                status.duration = session.durationSeconds
             }
         }
-        status["notices"] = .array(try store.notices().map {
-            .object(["id": .number(Double($0.id)), "kind": .string($0.kind.rawValue), "message": .string($0.message)])
-        })
-        return .object(status)
+        status.notices = try store.notices().map { StatusReport.Notice(id: $0.id, kind: $0.kind.rawValue, message: $0.message) }
+        return status.json
     }
 
     func sessions() throws -> JSONValue {
         let catalog = try loadCatalog()
         let favorites = favoriteIDs()
-        return .object(["sessions": .array(catalog.sessions.map { json($0, favorite: favorites.contains($0.id.rawValue)) })])
+        return SessionSummary.list(catalog.sessions.map { summary($0, favorite: favorites.contains($0.id.rawValue)) })
     }
 
     func show(_ id: String) throws -> JSONValue {
         let session = try find(id, in: try loadCatalog())
-        return json(session, favorite: favoriteIDs().contains(session.id.rawValue))
+        return summary(session, favorite: favoriteIDs().contains(session.id.rawValue)).json
     }
 
     /// The transcript of a bundled session, from the content folder (the daemon's answer has the same shape).
@@ -63,8 +58,8 @@ struct Offline {
         }
         let bytes = try readFile(invocation.contentDirectory + "/" + path.rawValue)
         do {
-            return TranscriptReport.json(session: session.id.rawValue, title: session.title, source: "bundled",
-                                         transcript: try WebVTTParser.parse(bytes, fileName: path.rawValue))
+            return TranscriptReport(session: session.id.rawValue, title: session.title, source: .bundled,
+                                    transcript: try WebVTTParser.parse(bytes, fileName: path.rawValue)).json
         } catch {
             throw OfflineError(message: "\(error)", status: .failed)
         }
@@ -76,34 +71,29 @@ struct Offline {
             for record in (try? store.allSettings()) ?? [] { stored[record.key] = record.value }
             store.close()
         }
-        let settings = Settings(stored: stored)
-        return .object(["settings": .array(Settings.keys.map { key in
-            .object(["key": .string(key), "value": .string(settings.value(of: key)), "about": .string(Settings.explanations[key] ?? "")])
-        })])
+        return SettingsReport(Settings(stored: stored)).json
     }
 
-    /// The reminder as stored.
+    /// The reminder as stored (when it fires next, and whether it waits or shows, only the daemon knows).
     func reminder() throws -> JSONValue {
-        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db"),
-              let preference = try store.reminderPreference(), preference.enabled else {
-            return .object(["enabled": false, "next": .null])
+        guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
+            return ReminderReport(nil, next: nil, waiting: nil, card: nil).json
         }
-        store.close()
-        return .object(["enabled": true, "time": .string(Settings.clock(preference.minuteOfDay)), "style": .string(preference.style.rawValue),
-                        "next": .null])
+        defer { store.close() }
+        return ReminderReport(try store.reminderPreference(), next: nil, waiting: nil, card: nil).json
     }
 
     /// The download records (the daemon, when up, adds live progress).
     func downloads() throws -> JSONValue {
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
-            return .object(["downloads": .array([])])
+            return DownloadsReport(downloads: [], sources: []).json
         }
         defer { store.close() }
-        return .object(["downloads": .array(try store.downloads().map { DownloadStatus(record: $0).jsonValue })])
+        return DownloadsReport(downloads: try store.downloads().map { DownloadReport(DownloadStatus(record: $0)) }, sources: []).json
     }
 
     /// History from the database: the same report the daemon gives.
-    func history(_ arguments: [String: JSONValue]) throws -> JSONValue {
+    func history(_ request: ControlCommand.HistoryRequest) throws -> JSONValue {
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else {
             throw OfflineError(message: "no practice history yet (no database in \(invocation.dataDirectory))", status: .failed)
         }
@@ -118,63 +108,61 @@ struct Offline {
         clock_gettime(CLOCK_REALTIME, &now)
         let history = PracticeHistory(runs: runs, calendar: PracticeCalendar(timeZone: zone, dayBoundary: boundary),
                                       now: UnixMilliseconds(now.tv_sec) * 1000)
-        switch arguments["view"]?.stringValue {
-        case "recent":
+        switch request {
+        case .recent:
             let titles = ((try? loadCatalog())?.sessions ?? []).reduce(into: [String: String]()) { $0[$1.id.rawValue] = $1.title }
-            return HistoryReport.recent(history, titles: titles)
-        case "export":
-            return .object(["text": .string(arguments["format"]?.stringValue == "csv" ? history.exportCSV() : history.exportJSONText())])
-        default:
-            let month = arguments["month"]?.stringValue.flatMap(HistoryReport.parseMonth) ?? history.today?.civilMonth
-                ?? CivilDate(daysSinceEpoch: Int64(now.tv_sec / 86_400)).civilMonth
-            return HistoryReport.month(history, month, showStreak: settings.showStreak)
+            return RecentRunsReport(history, titles: titles).json
+        case .export(let format):
+            return HistoryExportReport(text: format == .csv ? history.exportCSV() : history.exportJSONText()).json
+        case .month(let asked):
+            let month = asked ?? history.today?.civilMonth ?? CivilDate(daysSinceEpoch: Int64(now.tv_sec / 86_400)).civilMonth
+            return HistoryMonthReport(history, month, showStreak: settings.showStreak).json
+        case .deleteRun, .deleteAll:
+            throw OfflineError(message: "deleting history needs the daemon; start it with: systemctl start stillroom", status: .unreachable)
         }
     }
 
     /// The checks that need no daemon: the database, the content, the disk; and the daemon itself.
     func doctor() throws -> JSONValue {
-        var checks: [JSONValue] = [.object(["check": "daemon", "ok": false, "detail": "not running",
-                                            "fix": "systemctl start stillroom; see journalctl -u stillroom"])]
+        var checks = [DoctorReport.Check("daemon", ok: false, detail: "not running", fix: "systemctl start stillroom; see journalctl -u stillroom")]
         let database = invocation.dataDirectory + "/stillroom.db"
         if let store = try? SQLiteStore.openReadOnly(path: database) {
             let findings = ((try? store.quickCheck()) ?? ["quick_check could not run"]).filter { $0 != "ok" }
             store.close()
-            checks.append(.object(["check": "database", "ok": .bool(findings.isEmpty),
-                                   "detail": .string(findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; ")),
-                                   "fix": "start stillroomd: it moves a damaged database aside and starts fresh"]))
+            checks.append(DoctorReport.Check("database", ok: findings.isEmpty, detail: findings.isEmpty ? "quick_check ok" : findings.joined(separator: "; "),
+                                             fix: "start stillroomd: it moves a damaged database aside and starts fresh"))
         } else {
-            checks.append(.object(["check": "database", "ok": false, "detail": .string("\(database) cannot be opened"),
-                                   "fix": "start stillroomd once to create it; check the data folder's permissions"]))
+            checks.append(DoctorReport.Check("database", ok: false, detail: "\(database) cannot be opened",
+                                             fix: "start stillroomd once to create it; check the data folder's permissions"))
         }
         do {
             let parsed = CatalogParser.parseCatalog(try readFile(invocation.contentDirectory + "/catalog.json"), fileName: "catalog.json")
-            checks.append(.object(["check": "content", "ok": .bool(parsed.problems.isEmpty),
-                                   "detail": .string("\(parsed.catalog.sessions.count) sessions" + (parsed.problems.first.map { "; \($0)" } ?? "")),
-                                   "fix": "reinstall the content package"]))
+            checks.append(DoctorReport.Check("content", ok: parsed.problems.isEmpty,
+                                             detail: "\(parsed.catalog.sessions.count) sessions" + (parsed.problems.first.map { "; \($0)" } ?? ""),
+                                             fix: "reinstall the content package"))
         } catch {
-            checks.append(.object(["check": "content", "ok": false, "detail": .string("\(error)"), "fix": "reinstall the content package"]))
+            checks.append(DoctorReport.Check("content", ok: false, detail: "\(error)", fix: "reinstall the content package"))
         }
         checks.append(storageCheck())
         checks.append(dataStorageCheck())
         var info = statvfs()
         let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
-        checks.append(.object(["check": "disk space", "ok": .bool(free >= 64 << 20), "detail": .string("\(free >> 20) MB free"),
-                               "fix": "remove downloaded sessions to make room"]))
-        return .object(["checks": .array(checks), "ok": false])
+        checks.append(DoctorReport.Check("disk space", ok: free >= 64 << 20, detail: "\(free >> 20) MB free", fix: "remove downloaded sessions to make room"))
+        return DoctorReport(checks: checks, ok: false).json
     }
 
     /// Whether the data folder outlives a power-off (not in RAM: the data partition mounted).
-    func dataStorageCheck() -> JSONValue {
+    func dataStorageCheck() -> DoctorReport.Check {
         let path = invocation.dataDirectory
         let magic = stillroom_file_system_type(path)
         let verdict = magic != 0 ? DataStorageVerdict(fileSystemMagic: UInt32(truncatingIfNeeded: magic), path: path)
                                  : DataStorageVerdict(path: path, unknownBecause: String(cString: strerror(errno)))
-        return .object(["check": "data storage", "ok": .bool(verdict.ok), "detail": .string(verdict.detail), "fix": .string(verdict.fix)])
+        return DoctorReport.Check("data storage", ok: verdict.ok, detail: verdict.detail, fix: verdict.fix)
     }
 
     /// Whether the data folder takes a write: a file made and removed (after an ext4 error the kernel
     /// refuses writes while access(2) still says yes).
-    func storageCheck() -> JSONValue {
+    func storageCheck() -> DoctorReport.Check {
         let probe = invocation.dataDirectory + "/.write-probe"
         let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let problem = fd >= 0 ? nil : String(cString: strerror(errno))
@@ -182,9 +170,9 @@ struct Offline {
             close(fd)
             unlink(probe)
         }
-        return .object(["check": "storage", "ok": .bool(problem == nil),
-                        "detail": .string(problem.map { "\(invocation.dataDirectory) cannot be written: \($0)" } ?? "\(invocation.dataDirectory) can be written"),
-                        "fix": .string(problem == nil ? "" : "the card is read-only or failing (see dmesg): back up the data folder, check or replace the card")])
+        return DoctorReport.Check("storage", ok: problem == nil,
+                                  detail: problem.map { "\(invocation.dataDirectory) cannot be written: \($0)" } ?? "\(invocation.dataDirectory) can be written",
+                                  fix: problem == nil ? "" : "the card is read-only or failing (see dmesg): back up the data folder, check or replace the card")
     }
 
     // MARK: Pieces
@@ -207,15 +195,10 @@ struct Offline {
         return Set(((try? store.favorites()) ?? []).map(\.sessionID))
     }
 
-    private func json(_ session: Session, favorite: Bool) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "id": .string(session.id.rawValue), "title": .string(session.title), "theme": .string(session.theme.rawValue),
-            "description": .string(session.description), "duration": .number(session.durationSeconds),
-            "onBox": .bool(session.audio.isBundled), "favorite": .bool(favorite),
-            "license": .object(["name": .string(session.license.name), "attribution": .string(session.license.attribution)]),
-        ]
-        if case .remote(let remote) = session.audio { fields["bytes"] = .number(Double(remote.byteCount)) }
-        return .object(fields)
+    /// The session as the daemon would answer it, but for what only the daemon knows: the length is the
+    /// catalog's (`durationMeasured` false: the CLI does not decode audio) and there is no download.
+    private func summary(_ session: Session, favorite: Bool) -> SessionSummary {
+        SessionSummary(session, measuredSeconds: nil, favorite: favorite, download: nil)
     }
 
     func readFile(_ path: String) throws -> [UInt8] { try Self.readFile(path) }

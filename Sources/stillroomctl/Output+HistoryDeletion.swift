@@ -1,3 +1,4 @@
+import ControlProtocol
 import StillroomCore
 
 /// What `history delete` prints: what was deleted; when the card had no room to wipe it from the files yet,
@@ -6,14 +7,15 @@ import StillroomCore
 /// database removed with it.
 extension Output {
     static func historyDeleted(_ result: JSONValue, run: Int?) -> String {
-        let count = result["deleted"]?.integerValue ?? 0
+        let report = HistoryDeletionReport(json: result)
+        let count = report.deleted
         var text = run.map { "Deleted run \($0)." } ?? "Deleted \(Wording.count(count, "run"))."
-        if result["wiped"]?.boolValue == false && count > 0 {
+        if !report.wiped && count > 0 {
             let (subject, possessive) = count == 1 ? ("It is", "it") : ("They are", "they")
             text += " \(subject) gone from the history; the space \(possessive) used on the card will be wiped when there is room"
                 + " (after a session, or at the next start)."
         }
-        let copies = result["removedCopies"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let copies = report.removedCopies
         if !copies.isEmpty {
             text += " Removed \(copies.count) damaged \(copies.count == 1 ? "copy" : "copies") of the database set aside earlier,"
                 + " with the older history \(copies.count == 1 ? "it" : "they") held: "

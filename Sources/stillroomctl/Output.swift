@@ -4,168 +4,146 @@ import StillroomCore
 /// Human-readable renderings of results (with `--json`, the result object is printed instead).
 enum Output {
     static func status(_ result: JSONValue) -> String {
+        let status = StatusReport(json: result)
         var lines: [String] = []
-        let state = result["state"]?.stringValue ?? "unknown"
-        let daemonUp = result["daemon"]?.boolValue ?? true
-        if let title = result["title"]?.stringValue, let id = result["session"]?.stringValue {
-            let position = TimeText.clock(result["position"]?.doubleValue ?? 0)
-            let duration = TimeText.clock(result["duration"]?.doubleValue ?? 0)
-            lines.append("\(state.capitalizedFirst): \(title) (\(id)) at \(position) of \(duration)")
+        if let title = status.title, let id = status.session {
+            lines.append("\(status.state.capitalizedFirst): \(title) (\(id)) at \(TimeText.clock(status.position)) of \(TimeText.clock(status.duration))")
         } else {
-            lines.append(daemonUp ? "\(state.capitalizedFirst): nothing chosen" : "The daemon is not running.")
+            lines.append(status.live != nil ? "\(status.state.capitalizedFirst): nothing chosen" : "The daemon is not running.")
         }
-        if !daemonUp, let position = result["lastCheckpoint"]?["position"]?.doubleValue {
-            lines.append("Last saved place: \(TimeText.clock(position)) (from the database)")
+        if status.live == nil, let saved = status.lastCheckpoint {
+            lines.append("Last saved place: \(TimeText.clock(saved.position)) (from the database)")
         }
-        if let reason = result["pauseReason"]?.stringValue { lines.append(Wording.pause(reason)) }
-        if let error = result["error"]?.stringValue { lines.append("Error: \(error)") }
-        if let offer = result["resumeOffer"], offer != .null, let title = offer["title"]?.stringValue {
-            lines.append("Offering: Resume \(title) at \(TimeText.clock(offer["position"]?.doubleValue ?? 0)) (stillroomctl play, or dismiss)")
+        if let live = status.live {
+            if let reason = live.pauseReason { lines.append(Wording.pause(reason)) }
+            if let error = live.error { lines.append("Error: \(error)") }
         }
-        if let output = result["output"], output != .null {
-            let name = output["name"]?.stringValue ?? "?"
-            let available = output["available"]?.boolValue ?? true
-            lines.append("Output: \(name)" + (available ? "" : " — lost: \(output["problem"]?.stringValue ?? "unavailable")"))
+        if let offer = status.resumeOffer {
+            lines.append("Offering: Resume \(offer.title) at \(TimeText.clock(offer.position)) (stillroomctl play, or dismiss)")
         }
-        if let headphones = result["headphones"]?.boolValue { lines.append("Headphones: \(headphones ? "in" : "out")") }
-        if let volume = result["volume"]?.integerValue {
-            let effective = result["effectiveVolume"]?.integerValue ?? volume
-            lines.append("Volume: \(volume)" + (effective != volume ? " (capped to \(effective))" : ""))
+        if let live = status.live {
+            lines.append("Output: \(live.outputName)" + (live.outputAvailable ? "" : " — lost: \(live.outputProblem ?? "unavailable")"))
+            lines.append("Headphones: \(live.headphones ? "in" : "out")")
+            lines.append("Volume: \(live.volume)" + (live.effectiveVolume != live.volume ? " (capped to \(live.effectiveVolume))" : ""))
         }
-        if let age = result["lastCheckpoint"]?["ageSeconds"]?.doubleValue { lines.append("Last checkpoint: \(Int(age)) s ago") }
-        for notice in result["notices"]?.arrayValue ?? [] {
-            lines.append("Notice \(notice["id"]?.integerValue ?? 0): \(notice["message"]?.stringValue ?? "")")
-        }
+        if let age = status.lastCheckpoint?.ageSeconds { lines.append("Last checkpoint: \(Int(age)) s ago") }
+        for notice in status.notices { lines.append("Notice \(notice.id): \(notice.message)") }
         return lines.joined(separator: "\n")
     }
 
-    static func sessions(_ result: JSONValue, filter: [String: String]) -> String {
-        let sessions = (result["sessions"]?.arrayValue ?? []).filter { session in
-            if let theme = filter["--theme"], session["theme"]?.stringValue != theme { return false }
-            if filter["--favorites"] != nil, session["favorite"]?.boolValue != true { return false }
-            if filter["--offline"] != nil, session["onBox"]?.boolValue != true { return false }
+    static func sessions(_ all: [SessionSummary], filter: [String: String]) -> String {
+        let sessions = all.filter { session in
+            if let theme = filter["--theme"], session.theme.rawValue != theme { return false }
+            if filter["--favorites"] != nil, !session.favorite { return false }
+            if filter["--offline"] != nil, !session.onBox { return false }
             return true
         }
         guard !sessions.isEmpty else { return "No sessions match." }
         return sessions.map { session in
-            let id = session["id"]?.stringValue ?? "?"
-            let star = session["favorite"]?.boolValue == true ? "*" : " "
-            let offer = session["download"]?["offer"]?.stringValue
-            var place = session["onBox"]?.boolValue == true ? "on this box" : "download \(megabytes(session["bytes"]?.doubleValue))"
-            if offer == "withdrawn" { place += "; no longer offered" }
-            if offer == "remembered" && session["onBox"]?.boolValue != true { place += " when online" }
-            return "\(star) \(id.padded(to: 22)) \((session["theme"]?.stringValue ?? "").padded(to: 8)) "
-                + "\(TimeText.clock(session["duration"]?.doubleValue ?? 0).leftPadded(to: 6))  \(session["title"]?.stringValue ?? "")  (\(place))"
+            let star = session.favorite ? "*" : " "
+            let offer = session.download?.offer
+            var place = session.onBox ? "on this box" : "download \(megabytes(session.bytes.map(Double.init)))"
+            if offer == .withdrawn { place += "; no longer offered" }
+            if offer == .remembered && !session.onBox { place += " when online" }
+            return "\(star) \(session.id.padded(to: 22)) \(session.theme.rawValue.padded(to: 8)) "
+                + "\(TimeText.clock(session.duration).leftPadded(to: 6))  \(session.title)  (\(place))"
         }.joined(separator: "\n")
     }
 
     static func session(_ result: JSONValue) -> String {
-        var lines = [
-            "\(result["title"]?.stringValue ?? "?") (\(result["id"]?.stringValue ?? "?"))",
-            "Theme: \(result["theme"]?.stringValue ?? "?")   Length: \(TimeText.clock(result["duration"]?.doubleValue ?? 0))"
-                + (result["favorite"]?.boolValue == true ? "   Favourite" : ""),
-            result["onBox"]?.boolValue == true
-                ? "On this box" + (result["download"]?["offer"]?.stringValue == "withdrawn" ? "; no longer offered by its source" : "")
-                : "Downloadable (\(megabytes(result["bytes"]?.doubleValue)))"
-                    + (result["download"]?["offer"]?.stringValue == "remembered" ? " when the box is online" : ""),
+        guard let session = SessionSummary(json: result) else { return "The answer does not describe a session." }
+        let offer = session.download?.offer
+        return [
+            "\(session.title) (\(session.id))",
+            "Theme: \(session.theme.rawValue)   Length: \(TimeText.clock(session.duration))"
+                + (session.durationMeasured ? "" : " (as the catalog gives it)") + (session.favorite ? "   Favourite" : ""),
+            session.onBox
+                ? "On this box" + (offer == .withdrawn ? "; no longer offered by its source" : "")
+                : "Downloadable (\(megabytes(session.bytes.map(Double.init))))" + (offer == .remembered ? " when the box is online" : ""),
             "",
-            result["description"]?.stringValue ?? "",
-        ]
-        if let license = result["license"] {
-            lines += ["", "Licence: \(license["name"]?.stringValue ?? "?") — \(license["attribution"]?.stringValue ?? "")"]
-        }
-        return lines.joined(separator: "\n")
+            session.description,
+            "",
+            "Licence: \(session.licenseName) — \(session.licenseAttribution)",
+        ].joined(separator: "\n")
     }
 
     static func historyMonth(_ result: JSONValue) -> String {
-        var lines = ["Practice in \(result["month"]?.stringValue ?? "?"): \(Wording.count(result["monthMinutes"]?.integerValue ?? 0, "minute")) "
-                     + "on \(Wording.count(result["practisedDays"]?.integerValue ?? 0, "day"))"]
-        for day in result["days"]?.arrayValue ?? [] where (day["runs"]?.integerValue ?? 0) > 0 {
-            let completed = day["completed"]?.integerValue ?? 0
-            lines.append("  \(day["day"]?.stringValue ?? "")  \(String(day["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min"
-                         + (completed > 0 ? "  (\(completed) completed)" : ""))
+        let report = HistoryMonthReport(json: result)
+        var lines = ["Practice in \(report.month): \(Wording.count(report.monthMinutes, "minute")) on \(Wording.count(report.practisedDays, "day"))"]
+        for day in report.days where day.runs > 0 {
+            lines.append("  \(day.day)  \(String(day.minutes).leftPadded(to: 3)) min" + (day.completed > 0 ? "  (\(day.completed) completed)" : ""))
         }
-        lines.append("All time: \(Wording.count(result["totalMinutes"]?.integerValue ?? 0, "minute")) "
-                     + "in \(Wording.count(result["totalRuns"]?.integerValue ?? 0, "session")), \(result["completedRuns"]?.integerValue ?? 0) completed")
-        if let silent = result["silentTotalMinutes"]?.integerValue, silent > 0 {
-            lines.append("Silent practice (breathing timer): \(Wording.count(result["silentMonthMinutes"]?.integerValue ?? 0, "minute")) "
-                         + "this month, \(silent) in all")
+        lines.append("All time: \(Wording.count(report.totalMinutes, "minute")) in \(Wording.count(report.totalRuns, "session")), "
+                     + "\(report.completedRuns) completed")
+        if let silent = report.silentTotalMinutes, silent > 0 {
+            lines.append("Silent practice (breathing timer): \(Wording.count(report.silentMonthMinutes ?? 0, "minute")) this month, \(silent) in all")
         }
-        if let undated = result["undatedRuns"]?.integerValue, undated > 0 {
-            lines.append(undated == 1 ? "1 session has no date yet (the clock was not set when it was played)"
-                                      : "\(undated) sessions have no date yet (the clock was not set when they were played)")
+        if report.undatedRuns > 0 {
+            lines.append(report.undatedRuns == 1 ? "1 session has no date yet (the clock was not set when it was played)"
+                                                 : "\(report.undatedRuns) sessions have no date yet (the clock was not set when they were played)")
         }
-        if let streak = result["streak"], streak != .null, let days = streak["days"]?.integerValue, days > 1 {
-            lines.append("\(days) days in a row")
-        }
+        if let streak = report.streak, streak.days > 1 { lines.append("\(streak.days) days in a row") }
         return lines.joined(separator: "\n")
     }
 
     static func historyRecent(_ result: JSONValue) -> String {
-        let runs = result["recent"]?.arrayValue ?? []
+        let runs = RecentRunsReport(json: result).runs
         guard !runs.isEmpty else { return "No practice recorded yet." }
         return runs.map { run in
-            let when = run["start"]?.stringValue ?? "date unknown"
-            let number = run["run"]?.integerValue.map { "#\($0)" } ?? "(now)"
-            return "\(number.padded(to: 6)) \(when.padded(to: 20)) \(String(run["minutes"]?.integerValue ?? 0).leftPadded(to: 3)) min  "
-                + "\(run["title"]?.stringValue ?? "")" + (run["completed"]?.boolValue == true ? "  (completed)" : "")
+            let number = run.run.map { "#\($0)" } ?? "(now)"
+            return "\(number.padded(to: 6)) \((run.start ?? "date unknown").padded(to: 20)) \(String(run.minutes).leftPadded(to: 3)) min  "
+                + run.title + (run.completed ? "  (completed)" : "")
         }.joined(separator: "\n")
     }
 
     /// Each cue on a line after its start time; a cue's further lines are indented under its first.
     static func transcript(_ result: JSONValue) -> String {
-        (result["cues"]?.arrayValue ?? []).map { cue in
-            let text = (cue["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-                .joined(separator: "\n" + String(repeating: " ", count: 8))
-            return "\(TimeText.clock(cue["start"]?.doubleValue ?? 0).leftPadded(to: 6))  \(text)"
+        TranscriptReport(json: result).cues.map { cue in
+            let text = cue.text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + String(repeating: " ", count: 8))
+            return "\(TimeText.clock(cue.start).leftPadded(to: 6))  \(text)"
         }.joined(separator: "\n")
     }
 
     static func downloads(_ result: JSONValue) -> String {
-        let items = result["downloads"]?.arrayValue ?? []
-        var lines = items.isEmpty ? ["No downloads."] : items.map(downloadStatus)
-        for source in result["sources"]?.arrayValue ?? [] {
-            lines.append("Source: \(source["url"]?.stringValue ?? "?") — \(source["summary"]?.stringValue ?? source["state"]?.stringValue ?? "?")")
-        }
+        let report = DownloadsReport(json: result)
+        var lines = report.downloads.isEmpty ? ["No downloads."] : report.downloads.map(downloadLine)
+        for source in report.sources { lines.append("Source: \(source.url) — \(source.summary)") }
         return lines.joined(separator: "\n")
     }
 
-    static func downloadStatus(_ status: JSONValue) -> String {
-        let id = status["session"]?.stringValue ?? status["sessionID"]?.stringValue ?? "?"
-        if let summary = status["summary"]?.stringValue { return "\(id.padded(to: 22)) \(summary)" }
-        return "\(id.padded(to: 22)) \(status["state"]?.stringValue ?? "?")"
+    /// A download's answer (`download ID`, `download cancel ID`): its line, or the daemon's null when it
+    /// has nothing to say about the session any more.
+    static func downloadStatus(_ result: JSONValue) -> String {
+        DownloadReport(json: result).map(downloadLine) ?? ""
     }
 
+    static func downloadLine(_ download: DownloadReport) -> String { "\(download.session.padded(to: 22)) \(download.summary)" }
+
     static func reminder(_ result: JSONValue) -> String {
-        guard result["enabled"]?.boolValue == true else { return "Reminder: off" }
-        var line = "Reminder: \(result["time"]?.stringValue ?? "?")"
-        if let days = result["days"]?.stringValue { line += ", \(days)" }
-        line += ", \(result["style"]?.stringValue ?? "chime")"
-        if let quiet = result["quiet"]?.stringValue { line += ", quiet \(quiet)" }
-        if let next = result["next"]?.stringValue { line += "\nNext: \(next)" }
-        if result["waiting"]?.boolValue == true { line += "\nWaiting for the session to end" }
-        if result["card"]?.boolValue == true { line += "\nA reminder card is on the screen" }
+        let report = ReminderReport(json: result)
+        guard let schedule = report.schedule else { return "Reminder: off" }
+        var line = "Reminder: \(schedule.time), \(schedule.days), \(schedule.style)"
+        if let quiet = schedule.quiet { line += ", quiet \(quiet)" }
+        if let next = report.next { line += "\nNext: \(next)" }
+        if report.waiting == true { line += "\nWaiting for the session to end" }
+        if report.card == true { line += "\nA reminder card is on the screen" }
         return line
     }
 
     static func timer(_ result: JSONValue) -> String {
-        guard result["running"]?.boolValue == true else { return "No breathing timer running." }
-        return "Breathing timer \(result["pattern"]?.stringValue ?? ""): \(TimeText.clock(result["remaining"]?.doubleValue ?? 0)) left, "
-            + "\(result["phase"]?.stringValue ?? "resting")"
+        guard let timer = TimerReport(json: result).running else { return "No breathing timer running." }
+        return "Breathing timer \(timer.pattern): \(TimeText.clock(timer.remainingSeconds)) left, \(timer.phase ?? "resting")"
     }
 
     static func settings(_ result: JSONValue) -> String {
-        (result["settings"]?.arrayValue ?? []).map { setting in
-            "\((setting["key"]?.stringValue ?? "").padded(to: 15)) \((setting["value"]?.stringValue ?? "").padded(to: 8))  \(setting["about"]?.stringValue ?? "")"
-        }.joined(separator: "\n")
+        SettingsReport(json: result).entries.map { "\($0.key.padded(to: 15)) \($0.value.padded(to: 8))  \($0.about)" }.joined(separator: "\n")
     }
 
     static func doctor(_ result: JSONValue) -> String {
-        (result["checks"]?.arrayValue ?? []).map { check in
-            let ok = check["ok"]?.boolValue == true
-            let line = "\(ok ? "ok  " : "FAIL") \((check["check"]?.stringValue ?? "?").padded(to: 13)) \(check["detail"]?.stringValue ?? "")"
-            guard !ok, let fix = check["fix"]?.stringValue, !fix.isEmpty else { return line }
-            return line + "\n     \(String(repeating: " ", count: 13)) what to do: \(fix)"
+        DoctorReport(json: result).checks.map { check in
+            let line = "\(check.ok ? "ok  " : "FAIL") \(check.name.padded(to: 13)) \(check.detail)"
+            guard !check.ok, !check.fix.isEmpty else { return line }
+            return line + "\n     \(String(repeating: " ", count: 13)) what to do: \(check.fix)"
         }.joined(separator: "\n")
     }
 

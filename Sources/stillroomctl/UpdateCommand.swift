@@ -28,7 +28,7 @@ struct UpdateCommand {
             guard stat(source, &info) == 0 else { fail("\(given): \(String(cString: strerror(errno)))", .failed) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { fail("\(given) is not a file", .failed) }
         }
-        var result = ask(["action": "install", "source": .string(source)])
+        var result = ask(.update(.install(source: source)))
         if invocation.flags["--no-wait"] != nil { return finish(result, ok: true) }
         var said = ""
         while true {
@@ -52,14 +52,14 @@ struct UpdateCommand {
                 fail("the daemon no longer reports this update; see stillroomctl update status and journalctl -u stillroom-update", .failed)
             }
             usleep(500_000)
-            result = ask(["action": "status"], duringInstall: true)
+            result = ask(.update(.status), duringInstall: true)
         }
     }
 
     private func status() -> ExitStatus {
         let result: JSONValue
         do {
-            let response = try connection.send("update", ["action": "status"])
+            let response = try connection.send(.update(.status))
             switch response.outcome {
             case .success(let value): result = value
             case .failure(let error): fail(error.message, CommandRunner.status(for: error.code))
@@ -81,9 +81,9 @@ struct UpdateCommand {
                                      slots: Self.contents(of: folder + "/status").flatMap(SlotStatus.init(reportText:)))
     }
 
-    private func ask(_ arguments: [String: JSONValue], duringInstall: Bool = false) -> JSONValue {
+    private func ask(_ request: ControlCommand, duringInstall: Bool = false) -> JSONValue {
         do {
-            let response = try connection.send("update", arguments)
+            let response = try connection.send(request)
             switch response.outcome {
             case .success(let value): return value
             case .failure(let error):

@@ -142,24 +142,4 @@ public struct DownloadStatus: Sendable, Hashable {
             return previousCopyOnThisBox ? "Update failed: \(reason) The earlier copy is still on this box." : "Download failed: \(reason)"
         }
     }
-
-    /// For the control protocol's answers and `--json`:
-    /// `{"session": "...", "state": "downloading", "bytesDone": 1200, "bytesTotal": 4800, "percent": 25,
-    ///   "failure": {"code": "connection_lost", "reason": "...", "advice": "..."}, "previousCopy": false}`.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "session": .string(sessionID),
-            "state": .string(state.rawValue),
-            "bytesDone": .number(Double(bytesDone)),
-            "previousCopy": .bool(previousCopyOnThisBox),
-            "summary": .string(summary()),
-            "offer": .string(offer.rawValue),
-        ]
-        if let bytesTotal { members["bytesTotal"] = .number(Double(bytesTotal)) }
-        if let percent { members["percent"] = .number(Double(percent)) }
-        if let failure {
-            members["failure"] = .object(["code": .string(failure.code), "reason": .string(failure.reason), "advice": .string(failure.advice)])
-        }
-        return .object(members)
-    }
 }
