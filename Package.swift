@@ -30,6 +30,11 @@ let package = Package(
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.
         .target(name: "CInputShims"),
 
+        // The one layer over the kernel's calls: an owning file descriptor, the one errno error (the only
+        // place an errno becomes text), the EINTR policy, and the file steps everything repeats. Every
+        // adapter, the daemon and the CLI use it; it imports Glibc and CLinuxShims only.
+        .target(name: "SystemCalls", dependencies: ["CLinuxShims"]),
+
         // Pure core: no C modules, no I/O, no clock reads.
         .target(name: "StillroomCore"),
 
@@ -113,6 +118,7 @@ let package = Package(
         // process); used by SQLiteStoreTests, never linked into a product.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
