@@ -42,16 +42,16 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["StillroomCore"]),
 
         // The control socket's server side (Unix stream socket, SO_PEERCRED) in the loop.
-        .target(name: "ControlSocket", dependencies: ["ControlProtocol", "EventLoop", "CLinuxShims"]),
+        .target(name: "ControlSocket", dependencies: ["ControlProtocol", "EventLoop", "CLinuxShims", "SystemCalls"]),
 
         // Device protocols shared by adapters and fakes.
         .target(name: "Devices", dependencies: ["StillroomCore"]),
 
         // Adapters: one C library (or the kernel's syscalls) each.
-        .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore"]),
+        .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore", "SystemCalls"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
-        .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
+        .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop", "SystemCalls"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
         // One small GPIO API over libgpiod v1 (Debian 12) or v2 (Debian 13, the image), chosen by the header.
@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
         // for the CLI), interfaces from sysfs and getifaddrs, host lookups for the CLI.
-        .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore"]),
+        .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore", "SystemCalls"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "ContentTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "CurlDownloaderTests", dependencies: [
-            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
+            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "SystemCalls", "TestSupport",
         ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",

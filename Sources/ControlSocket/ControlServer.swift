@@ -2,6 +2,7 @@ import CLinuxShims
 import ControlProtocol
 import EventLoop
 import Glibc
+import SystemCalls
 import StillroomCore
 
 /// Who is on the other end of a control connection (SO_PEERCRED).
@@ -80,10 +81,9 @@ public final class ControlServer {
 
     private func acceptClients() {
         while true {
-            let fd = stillroom_accept_nonblocking(listener)
+            let fd = retryingOnInterrupt { stillroom_accept_nonblocking(listener) }
             if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { log("accept: \(String(cString: strerror(errno)))") }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log(SystemError("accept").description) }
                 return
             }
             guard let peer = Self.credentials(of: fd) else {
@@ -129,7 +129,7 @@ public final class ControlServer {
     private func read(_ client: Client) {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while clients[client.fd] === client {
-            let count = recv(client.fd, &chunk, chunk.count, 0)
+            let count = retryingOnInterrupt { recv(client.fd, &chunk, chunk.count, 0) }
             if count > 0 {
                 for item in client.framer.append(chunk[..<count]) { answer(item, for: client) }
                 continue
@@ -139,7 +139,6 @@ public final class ControlServer {
                 flush(client)
                 return
             }
-            if errno == EINTR { continue }
             if errno != EAGAIN && errno != EWOULDBLOCK { disconnect(client) }
             return
         }
@@ -168,12 +167,11 @@ public final class ControlServer {
 
     private func flush(_ client: Client) {
         while !client.output.isEmpty {
-            let sent = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = retryingOnInterrupt { client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
             if sent > 0 {
                 client.output.removeFirst(sent)
                 continue
             }
-            if sent < 0 && errno == EINTR { continue }
             if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
             disconnect(client)
             return
@@ -217,7 +215,7 @@ public final class ControlServer {
         }
         unlink(path) // a stale socket from a crash or a power cut
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlSocketError("control socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ControlSocketError(SystemError("control socket").description) }
         // Create it 0660 from the start: no window in which others could connect.
         let previous = umask(0o117)
         let bound = withUnsafePointer(to: &address) {
@@ -225,15 +223,15 @@ public final class ControlServer {
         }
         umask(previous)
         guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = SystemError("control socket", path: path)
             close(fd)
-            throw ControlSocketError("control socket \(path): \(reason)")
+            throw ControlSocketError(error.description)
         }
         if let group { _ = chown(path, UInt32.max, group) } // best effort: group stillroom may connect
         guard Glibc.listen(fd, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = SystemError("listen")
             close(fd)
-            throw ControlSocketError("control socket \(path): listen: \(reason)")
+            throw ControlSocketError("control socket \(path): \(error)")
         }
         return fd
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import SystemCalls
 import StillroomCore
 
 /// One thread, one epoll: every source of work is a file descriptor in this loop.
