@@ -49,7 +49,7 @@ let package = Package(
 
         // Adapters: one C library (or the kernel's syscalls) each.
         .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore", "SystemCalls"]),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore", "SystemCalls"]),
         .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop", "SystemCalls"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
-        .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore"]),
+        .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore", "SystemCalls"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
         // for the CLI), interfaces from sysfs and getifaddrs, host lookups for the CLI.
         .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore", "SystemCalls"]),
