@@ -50,15 +50,15 @@ let package = Package(
         // Adapters: one C library (or the kernel's syscalls) each.
         .target(name: "EventLoop", dependencies: ["CLinuxShims", "StillroomCore", "SystemCalls"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore", "SystemCalls"]),
-        .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
+        .target(name: "MPG123Decoder", dependencies: ["CMPG123", "SystemCalls"]),
         .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop", "SystemCalls"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
         // One small GPIO API over libgpiod v1 (Debian 12) or v2 (Debian 13, the image), chosen by the header.
         .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
-        .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore"]),
-        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
-        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
+        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
+        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
         .target(name: "CurlDownloader", dependencies: ["CCurl", "EventLoop", "StillroomCore", "SystemCalls"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore", "SystemCalls"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
-        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
+        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "SystemCalls"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
@@ -81,7 +81,7 @@ let package = Package(
         // Fuzzers: built normally they replay their corpus (regression tests, run by scripts/test);
         // built by scripts/fuzz with -sanitize=fuzzer -DFUZZING they fuzz.
         .target(name: "CFuzzerDriver", path: "Sources/Fuzzers/Driver"),
-        .target(name: "FuzzReplay", dependencies: ["CFuzzerDriver"], path: "Sources/Fuzzers/Replay"),
+        .target(name: "FuzzReplay", dependencies: ["CFuzzerDriver", "SystemCalls"], path: "Sources/Fuzzers/Replay"),
         .executableTarget(name: "fuzz-control-protocol", dependencies: ["ControlProtocol", "FuzzReplay"], path: "Sources/Fuzzers/ControlProtocol"),
         .executableTarget(name: "fuzz-catalog", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Catalog"),
         .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
@@ -99,9 +99,9 @@ let package = Package(
         // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
         // the pipeline that paces scenes through them.
         .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
-        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         .target(name: "DisplayPipeline", dependencies: [
-            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes",
+            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes", "SystemCalls",
         ]),
         // Display benchmarks and sample screens (bench/DisplayBench): swift build -c release --product display-bench.
         .executableTarget(name: "display-bench", dependencies: [

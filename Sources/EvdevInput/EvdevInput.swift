@@ -3,6 +3,7 @@ import Devices
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// Controls read from the kernel's input devices: gpio-keys buttons (EV_KEY), the rotary-encoder driver
 /// (EV_REL, or EV_ABS without `relative_axis`), a sound card's jack switch (EV_SW). See board/README.md
@@ -161,7 +162,7 @@ public final class EvdevInput: InputBackend {
                 + "or run as root")
         }
         if slot.pattern.hasPrefix("/"), let missing = refused.first {
-            throw InputError(.missing, "evdev: cannot open \(missing.0) (\(slot.sections)): \(String(cString: strerror(missing.1))). "
+            throw InputError(.missing, "evdev: cannot open \(missing.0) (\(slot.sections)): \(SystemError("open", errno: missing.1).reason). "
                 + "Check the path in the board file and that the overlay creating it is loaded")
         }
         let found = seen.isEmpty ? "no input devices at all in \(directory)" : "found " + seen.joined(separator: ", ")
@@ -182,7 +183,7 @@ public final class EvdevInput: InputBackend {
                 throw InputError(.busy, "evdev: \"\(name)\" (\(path)) is grabbed by another program; stop it "
                     + "(`fuser -v \(path)` shows who) so only stillroomd reads \(slot.sections)")
             }
-            throw InputError(.failed, "evdev: cannot grab \"\(name)\" (\(path)): \(String(cString: strerror(code)))")
+            throw InputError(.failed, "evdev: cannot grab \"\(name)\" (\(path)): \(SystemError("EVIOCGRAB", errno: code).reason)")
         }
         let watch: IOWatch
         do {
@@ -242,13 +243,12 @@ public final class EvdevInput: InputBackend {
         guard slot.fd >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: EvdevRecordReader.recordSize * 64)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(slot.fd, $0.baseAddress, $0.count) }
+            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { Glibc.read(slot.fd, $0.baseAddress, $0.count) } }
             if count > 0 {
                 let raw = slot.reader.events(from: buffer[..<count])
                 for reading in slot.interpreter.readings(for: raw) { events += apply(reading, from: slot) }
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
             if count < 0 && errno == EAGAIN { return }
             // ENODEV (or end of file): the device went away.
             deviceGone(slot, into: &events)
@@ -301,12 +301,12 @@ public final class EvdevInput: InputBackend {
         guard slots.contains(where: { !$0.pattern.hasPrefix("/") || $0.pattern.hasPrefix(directory + "/") }) else { return }
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            throw InputError(.failed, "evdev: inotify_init1: \(String(cString: strerror(errno)))")
+            throw InputError(.failed, "evdev: \(SystemError("inotify_init1"))")
         }
         guard inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0 else {
-            let code = errno
+            let error = SystemError("inotify_add_watch", path: directory)
             Glibc.close(fd)
-            throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(String(cString: strerror(code)))")
+            throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(error.reason)")
         }
         inotifyFD = fd
         do {
@@ -351,13 +351,7 @@ public final class EvdevInput: InputBackend {
     // MARK: ioctl helpers
 
     static func eventNodes(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasPrefix("event"), Int(name.dropFirst(5)) != nil { names.append(name) }
-        }
+        let names = ((try? Files.listDirectory(directory)) ?? []).filter { $0.hasPrefix("event") && Int($0.dropFirst(5)) != nil }
         return names.sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }.map { directory + "/" + $0 }
     }
 
