@@ -71,12 +71,12 @@ let package = Package(
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
             "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
-            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims", "NetworkProbe",
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims", "NetworkProbe", "SystemCalls",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
         // The maintenance CLI: shares only the control protocol with the daemon; reads the database
         // directly (read-only) when the daemon is down.
-        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore", "CLinuxShims", "NetworkProbe"]),
+        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore", "CLinuxShims", "NetworkProbe", "SystemCalls"]),
 
         // Fuzzers: built normally they replay their corpus (regression tests, run by scripts/test);
         // built by scripts/fuzz with -sanitize=fuzzer -DFUZZING they fuzz.
