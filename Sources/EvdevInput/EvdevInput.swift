@@ -27,7 +27,9 @@ public final class EvdevInput: InputBackend {
         var role: EvdevDeviceRole
         var interpreter: EvdevInterpreter
         var reader = EvdevRecordReader()
-        var fd: Int32 = -1
+        /// The open device; nil while it is missing.
+        var device: FileDescriptor?
+        var fd: Int32 { device?.rawValue ?? -1 }
         var path: String?
         var watch: IOWatch?
         var monotonic = true
@@ -47,7 +49,7 @@ public final class EvdevInput: InputBackend {
     private var decoder = InputDecoder()
     private var handler: ((InputEvent) -> Void)?
     private var timer: LoopTimer?
-    private var inotifyFD: Int32 = -1
+    private var inotify: FileDescriptor?
     private var inotifyWatch: IOWatch?
     private var started = false
 
@@ -84,8 +86,7 @@ public final class EvdevInput: InputBackend {
         slots = []
         inotifyWatch?.cancel()
         inotifyWatch = nil
-        if inotifyFD >= 0 { Glibc.close(inotifyFD) }
-        inotifyFD = -1
+        inotify = nil // closes it
         timer?.cancel()
         timer = nil
         handler = nil
@@ -135,25 +136,26 @@ public final class EvdevInput: InputBackend {
         var seen: [String] = []
         var refused: [(String, Int32)] = []
         for path in candidates {
-            let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            let fd = retryingOnInterrupt { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             if fd < 0 {
                 refused.append((path, errno))
                 continue
             }
+            let device = FileDescriptor(adopting: fd)
             let name = Self.deviceName(fd)
             if slot.pattern.hasPrefix("/") || EvdevDeviceMatch.matches(slot.pattern, name: name) {
                 do {
-                    try adopt(fd, path: path, name: name, for: slot)
+                    try adopt(device, path: path, name: name, for: slot)
                     return
                 } catch {
-                    Glibc.close(fd)
+                    device.close()
                     if required { throw error }
                     onNotice?(InputNotice(.warning, error.message))
                     return
                 }
             }
             seen.append("\"\(name)\" (\(path))")
-            Glibc.close(fd)
+            device.close()
         }
         guard required else { return }
         if let denied = refused.first(where: { $0.1 == EACCES || $0.1 == EPERM }) {
@@ -171,7 +173,8 @@ public final class EvdevInput: InputBackend {
     }
 
     /// Checks the device sends what the board expects, sets the clock, grabs it and starts watching.
-    private func adopt(_ fd: Int32, path: String, name: String, for slot: Slot) throws(InputError) {
+    private func adopt(_ device: FileDescriptor, path: String, name: String, for slot: Slot) throws(InputError) {
+        let fd = device.rawValue
         for (type, code) in slot.role.needed where !Self.hasCode(fd, type: type, code: code) {
             throw InputError(.missing, "evdev: \"\(name)\" (\(path)) does not send \(EvdevNames.name(type: type, code: code)), "
                 + "which the board file gives \(slot.sections); check \"code\" against `evtest \(path)`")
@@ -192,7 +195,7 @@ public final class EvdevInput: InputBackend {
             _ = stillroom_evdev_grab(fd, 0)
             throw InputError(.failed, "evdev: cannot watch \(path): \(error)")
         }
-        slot.fd = fd
+        slot.device = device
         slot.path = path
         slot.watch = watch
         slot.reader = EvdevRecordReader()
@@ -223,11 +226,11 @@ public final class EvdevInput: InputBackend {
     private func close(_ slot: Slot) {
         slot.watch?.cancel()
         slot.watch = nil
-        if slot.fd >= 0 {
-            _ = stillroom_evdev_grab(slot.fd, 0) // ENODEV when it is gone: nothing to let go of
-            Glibc.close(slot.fd)
+        if let device = slot.device {
+            _ = stillroom_evdev_grab(device.rawValue, 0) // ENODEV when it is gone: nothing to let go of
+            device.close()
         }
-        slot.fd = -1
+        slot.device = nil
     }
 
     // MARK: Reading
@@ -303,12 +306,13 @@ public final class EvdevInput: InputBackend {
         guard fd >= 0 else {
             throw InputError(.failed, "evdev: \(SystemError("inotify_init1"))")
         }
+        let descriptor = FileDescriptor(adopting: fd) // closed here when the watch below fails
         guard inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0 else {
             let error = SystemError("inotify_add_watch", path: directory)
-            Glibc.close(fd)
+            descriptor.close()
             throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(error.reason)")
         }
-        inotifyFD = fd
+        inotify = descriptor
         do {
             inotifyWatch = try loop.watch(fd, for: .readable) { [unowned self] _ in directoryChanged() }
         } catch {
@@ -318,7 +322,8 @@ public final class EvdevInput: InputBackend {
 
     private func directoryChanged() {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ Glibc.read(inotifyFD, $0.baseAddress, $0.count) }) > 0 {}
+        guard let inotify else { return }
+        while retryingOnInterrupt({ buffer.withUnsafeMutableBytes { Glibc.read(inotify.rawValue, $0.baseAddress, $0.count) } }) > 0 {}
         var events: [InputEvent] = []
         for slot in slots where slot.fd < 0 {
             try? open(slot, required: false)
