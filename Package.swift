@@ -31,6 +31,11 @@ let package = Package(
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.
         .target(name: "CInputShims"),
 
+        // The one layer over the kernel's calls: an owning file descriptor, the one errno error (the only
+        // place an errno becomes text), the EINTR policy, and the file steps everything repeats. Every
+        // adapter, the daemon and the CLI use it; it imports Glibc and CLinuxShims only.
+        .target(name: "SystemCalls", dependencies: ["CLinuxShims"]),
+
         // Pure core: no C modules, no I/O, no clock reads.
         // The monotonic instant alone: the event loop reads it, the core computes with it, and the loop
         // need not import the whole core for one type.
@@ -41,48 +46,48 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["StillroomCore"]),
 
         // The control socket's server side (Unix stream socket, SO_PEERCRED) in the loop.
-        .target(name: "ControlSocket", dependencies: ["ControlProtocol", "EventLoop", "CLinuxShims"]),
+        .target(name: "ControlSocket", dependencies: ["ControlProtocol", "EventLoop", "CLinuxShims", "SystemCalls"]),
 
         // Device protocols shared by adapters and fakes.
         .target(name: "Devices", dependencies: ["StillroomCore"]),
 
         // Adapters: one C library (or the kernel's syscalls) each.
-        .target(name: "EventLoop", dependencies: ["CLinuxShims", "MonotonicTime"]),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore"]),
-        .target(name: "MPG123Decoder", dependencies: ["CMPG123"]),
-        .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop"]),
+        .target(name: "EventLoop", dependencies: ["CLinuxShims", "MonotonicTime", "SystemCalls"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "StillroomCore", "SystemCalls"]),
+        .target(name: "MPG123Decoder", dependencies: ["CMPG123", "SystemCalls"]),
+        .target(name: "ALSAAudio", dependencies: ["CALSA", "Devices", "EventLoop", "SystemCalls"]),
         .target(name: "EspeakSpeech", dependencies: ["CEspeak"]),
         .target(name: "Resampling", dependencies: ["CSampleRate"]),
         // One small GPIO API over libgpiod v1 (Debian 12) or v2 (Debian 13, the image), chosen by the header.
         .target(name: "CGPIOShim", dependencies: ["CGPIOD"]),
-        .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore"]),
-        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
-        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
+        .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
+        .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         // SHA-256 from libcrypto (OpenSSL's EVP), for verifying downloads.
         .target(name: "CryptoHash", dependencies: ["CCrypto", "StillroomCore"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
-        .target(name: "CurlDownloader", dependencies: ["CCurl", "CryptoHash", "EventLoop", "StillroomCore"]),
+        .target(name: "CurlDownloader", dependencies: ["CCurl", "CryptoHash", "EventLoop", "StillroomCore", "SystemCalls"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
         // for the CLI), interfaces from sysfs and getifaddrs, host lookups for the CLI.
-        .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore"]),
+        .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore", "SystemCalls"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
-        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop"]),
+        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "SystemCalls"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
             "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
-            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims", "NetworkProbe",
+            "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims", "NetworkProbe", "SystemCalls",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
         // The maintenance CLI: shares only the control protocol with the daemon; reads the database
         // directly (read-only) when the daemon is down.
-        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore", "CLinuxShims", "NetworkProbe"]),
+        .executableTarget(name: "stillroomctl", dependencies: ["ControlProtocol", "StillroomCore", "SQLiteStore", "CLinuxShims", "NetworkProbe", "SystemCalls"]),
 
         // Fuzzers: built normally they replay their corpus (regression tests, run by scripts/test);
         // built by scripts/fuzz with -sanitize=fuzzer -DFUZZING they fuzz.
         .target(name: "CFuzzerDriver", path: "Sources/Fuzzers/Driver"),
-        .target(name: "FuzzReplay", dependencies: ["CFuzzerDriver"], path: "Sources/Fuzzers/Replay"),
+        .target(name: "FuzzReplay", dependencies: ["CFuzzerDriver", "SystemCalls"], path: "Sources/Fuzzers/Replay"),
         .executableTarget(name: "fuzz-control-protocol", dependencies: ["ControlProtocol", "FuzzReplay"], path: "Sources/Fuzzers/ControlProtocol"),
         .executableTarget(name: "fuzz-catalog", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Catalog"),
         .executableTarget(name: "fuzz-webvtt", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/WebVTT"),
@@ -102,9 +107,9 @@ let package = Package(
         // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
         // the pipeline that paces scenes through them.
         .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
-        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore"]),
+        .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         .target(name: "DisplayPipeline", dependencies: [
-            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes",
+            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes", "SystemCalls",
         ]),
         // Display benchmarks and sample screens (bench/DisplayBench): swift build -c release --product display-bench.
         .executableTarget(name: "display-bench", dependencies: [
@@ -121,7 +126,7 @@ let package = Package(
         // process); used by SQLiteStoreTests, never linked into a product.
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
-        .testTarget(name: "CryptoHashTests", dependencies: ["CryptoHash", "StillroomCore"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
@@ -136,7 +141,7 @@ let package = Package(
         .testTarget(name: "ContentTests", dependencies: ["CryptoHash", "StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "CurlDownloaderTests", dependencies: [
-            "CurlDownloader", "CryptoHash", "EventLoop", "StillroomCore", "SQLiteStore", "TestSupport",
+            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "SystemCalls", "TestSupport",
         ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",

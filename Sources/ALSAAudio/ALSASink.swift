@@ -2,6 +2,7 @@ internal import CALSA
 import Devices
 import EventLoop
 import Glibc
+import SystemCalls
 import StillroomCore
 
 /// Plays through an ALSA PCM from the event loop.

@@ -2,6 +2,7 @@ import CLinuxShims
 import ControlProtocol
 import EventLoop
 import Glibc
+import SystemCalls
 import StillroomCore
 
 /// Who is on the other end of a control connection (SO_PEERCRED).
@@ -32,12 +33,14 @@ public final class ControlServer {
     private let loop: EventLoop
     private let log: (String) -> Void
     private let handler: Handler
-    private let listener: Int32
+    private let listener: FileDescriptor
     private var listenWatch: IOWatch?
     private var clients: [Int32: Client] = [:]
     private let permittedGroup: UInt32?
 
     final class Client {
+        /// The connection; `fd` keeps its number as the key in `clients` after it is closed.
+        let socket: FileDescriptor
         let fd: Int32
         let peer: PeerCredentials
         var framer = LineFramer()
@@ -45,8 +48,9 @@ public final class ControlServer {
         var watch: IOWatch?
         var closeWhenFlushed = false
 
-        init(fd: Int32, peer: PeerCredentials) {
-            self.fd = fd
+        init(socket: FileDescriptor, peer: PeerCredentials) {
+            self.socket = socket
+            fd = socket.rawValue
             self.peer = peer
         }
     }
@@ -59,9 +63,9 @@ public final class ControlServer {
         permittedGroup = Self.groupID(named: "stillroom")
         listener = try Self.listen(at: path, group: permittedGroup)
         do {
-            listenWatch = try loop.watch(listener, for: .readable) { [unowned self] _ in acceptClients() }
+            listenWatch = try loop.watch(listener.rawValue, for: .readable) { [unowned self] _ in acceptClients() }
         } catch {
-            close(listener)
+            listener.close()
             throw ControlSocketError("control socket \(path): \(error)")
         }
     }
@@ -70,7 +74,7 @@ public final class ControlServer {
     public func shutDown() {
         for client in clients.values { disconnect(client) }
         listenWatch?.cancel()
-        close(listener)
+        listener.close()
         unlink(path)
     }
 
@@ -80,31 +84,31 @@ public final class ControlServer {
 
     private func acceptClients() {
         while true {
-            let fd = stillroom_accept_nonblocking(listener)
+            let fd = retryingOnInterrupt { stillroom_accept_nonblocking(listener.rawValue) }
             if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { log("accept: \(String(cString: strerror(errno)))") }
+                if errno != EAGAIN && errno != EWOULDBLOCK { log(SystemError("accept").description) }
                 return
             }
+            let connection = FileDescriptor(adopting: fd)
             guard let peer = Self.credentials(of: fd) else {
-                close(fd)
+                connection.close()
                 continue
             }
             guard isPermitted(peer) else {
                 log("refused a connection from uid \(peer.uid) (pid \(peer.pid)): not root, not the daemon's user, not in group stillroom")
-                refuse(fd, ControlError(.notPermitted, "permission denied: run as root or as a member of the group stillroom"))
+                refuse(connection, ControlError(.notPermitted, "permission denied: run as root or as a member of the group stillroom"))
                 continue
             }
             guard clients.count < Self.maximumClients else {
                 log("too many clients; refusing pid \(peer.pid)")
-                refuse(fd, ControlError(.busy, "the box is busy: it is already serving \(Self.maximumClients) connections; try again in a moment"))
+                refuse(connection, ControlError(.busy, "the box is busy: it is already serving \(Self.maximumClients) connections; try again in a moment"))
                 continue
             }
-            let client = Client(fd: fd, peer: peer)
+            let client = Client(socket: connection, peer: peer)
             guard let watch = try? loop.watch(fd, for: .readable, handler: { [unowned self, unowned client] events in
                 serve(client, events: events)
             }) else {
-                close(fd)
+                connection.close()
                 continue
             }
             client.watch = watch
@@ -114,10 +118,12 @@ public final class ControlServer {
 
     /// One error line, then the close: a refused client learns why instead of finding the line dead. The
     /// socket is fresh, so the short line fits its buffer; if it does not, the close alone is the answer.
-    private func refuse(_ fd: Int32, _ error: ControlError) {
+    private func refuse(_ connection: FileDescriptor, _ error: ControlError) {
         let line = ControlCodec.encode(ControlResponse(id: nil, outcome: .failure(error)))
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-        close(fd)
+        _ = retryingOnInterrupt {
+            line.withUnsafeBytes { send(connection.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        }
+        connection.close()
     }
 
     private func serve(_ client: Client, events: IOEvents) {
@@ -129,7 +135,7 @@ public final class ControlServer {
     private func read(_ client: Client) {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while clients[client.fd] === client {
-            let count = recv(client.fd, &chunk, chunk.count, 0)
+            let count = retryingOnInterrupt { recv(client.fd, &chunk, chunk.count, 0) }
             if count > 0 {
                 for item in client.framer.append(chunk[..<count]) { answer(item, for: client) }
                 continue
@@ -139,7 +145,6 @@ public final class ControlServer {
                 flush(client)
                 return
             }
-            if errno == EINTR { continue }
             if errno != EAGAIN && errno != EWOULDBLOCK { disconnect(client) }
             return
         }
@@ -168,12 +173,11 @@ public final class ControlServer {
 
     private func flush(_ client: Client) {
         while !client.output.isEmpty {
-            let sent = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = retryingOnInterrupt { client.output.withUnsafeBytes { send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
             if sent > 0 {
                 client.output.removeFirst(sent)
                 continue
             }
-            if sent < 0 && errno == EINTR { continue }
             if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
             disconnect(client)
             return
@@ -192,7 +196,7 @@ public final class ControlServer {
 
     private func disconnect(_ client: Client) {
         client.watch?.cancel()
-        close(client.fd)
+        client.socket.close()
         clients[client.fd] = nil
     }
 
@@ -204,7 +208,7 @@ public final class ControlServer {
 
     // MARK: System pieces
 
-    private static func listen(at path: String, group: UInt32?) throws(ControlSocketError) -> Int32 {
+    private static func listen(at path: String, group: UInt32?) throws(ControlSocketError) -> FileDescriptor {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -217,36 +221,32 @@ public final class ControlServer {
         }
         unlink(path) // a stale socket from a crash or a power cut
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ControlSocketError("control socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ControlSocketError(SystemError("control socket").description) }
+        let listener = FileDescriptor(adopting: fd) // closed when a step below fails and it goes
         // Create it 0660 from the start: no window in which others could connect.
         let previous = umask(0o117)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(previous)
-        guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ControlSocketError("control socket \(path): \(reason)")
-        }
+        guard bound == 0 else { throw ControlSocketError(SystemError("control socket", path: path).description) }
         if let group { _ = chown(path, UInt32.max, group) } // best effort: group stillroom may connect
-        guard Glibc.listen(fd, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ControlSocketError("control socket \(path): listen: \(reason)")
-        }
-        return fd
+        guard Glibc.listen(fd, 16) == 0 else { throw ControlSocketError("control socket \(path): \(SystemError("listen"))") }
+        return listener
     }
 
     private static func someoneListens(at path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
-        defer { close(fd) }
+        let probe = FileDescriptor(adopting: fd)
+        defer { probe.close() }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        return retryingOnInterrupt {
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
         } == 0
     }
 

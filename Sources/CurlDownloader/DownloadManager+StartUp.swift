@@ -5,6 +5,7 @@ import CryptoHash
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 extension DownloadManager {
     /// Reconciles the database with the folder (DownloadReconciler) and starts background checks. Call
@@ -71,7 +72,7 @@ extension DownloadManager {
         return made
     }
 
-    private func verified(_ id: ContentID, _ result: Result<SHA256Digest, FileError>) {
+    private func verified(_ id: ContentID, _ result: Result<SHA256Digest, SystemError>) {
         guard let record = records[id.rawValue] else { return }
         switch result {
         case .success(let digest):
@@ -127,7 +128,7 @@ extension DownloadManager {
 final class CopyVerifier {
     private let loop: EventLoop
     private let chunk: Int
-    private let report: (ContentID, Result<SHA256Digest, FileError>) -> Void
+    private let report: (ContentID, Result<SHA256Digest, SystemError>) -> Void
     private var queue: [(id: ContentID, adopt: Bool)] = []
     private var current: (id: ContentID, adopt: Bool, fd: Int32, path: String, hasher: SHA256Hasher)?
     private var timer: LoopTimer?
@@ -135,7 +136,7 @@ final class CopyVerifier {
 
     /// - Parameter path: where a session's recording is.
     init(loop: EventLoop, chunk: Int, path: @escaping (ContentID) -> String,
-         report: @escaping (ContentID, Result<SHA256Digest, FileError>) -> Void) {
+         report: @escaping (ContentID, Result<SHA256Digest, SystemError>) -> Void) {
         self.loop = loop
         self.chunk = chunk
         self.pathOf = path
@@ -172,7 +173,7 @@ final class CopyVerifier {
             let path = pathOf(next.id)
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                report(next.id, .failure(FileError("open", path)))
+                report(next.id, .failure(SystemError("open", path: path)))
                 timer?.schedule(at: loop.now)
                 return
             }
@@ -186,7 +187,7 @@ final class CopyVerifier {
             return
         }
         if count < 0 {
-            let error = FileError("read", item.path)
+            let error = SystemError("read", path: item.path)
             close(item.fd)
             current = nil
             report(item.id, .failure(error))

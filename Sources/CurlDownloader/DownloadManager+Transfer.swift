@@ -3,6 +3,7 @@
 
 import EventLoop
 import StillroomCore
+import SystemCalls
 
 /// A job and the machinery working for it.
 final class RunningDownload {
@@ -154,7 +155,7 @@ extension DownloadManager {
                 feed(running.id, .transferFailed(.oversize(bytes: writer.size + Int64(bytes.count), limit: limit)))
                 return false
             }
-            do throws(FileError) {
+            do throws(SystemError) {
                 try writer.append(bytes)
             } catch {
                 feed(running.id, .transferFailed(writeFailure(error, running)))

@@ -8,6 +8,7 @@
 import EventLoop
 import FoundationEssentials
 import StillroomCore
+import SystemCalls
 
 /// What the manager needs from the database: the `audio_download` table. `SQLiteStore` has exactly
 /// these methods, so the daemon only declares `extension SQLiteStore: DownloadRecordStore {}`.
@@ -384,7 +385,7 @@ public final class DownloadManager {
         records[sessionID] = nil
     }
 
-    func writeFailure(_ error: FileError, _ running: RunningDownload) -> DownloadFailure {
+    func writeFailure(_ error: SystemError, _ running: RunningDownload) -> DownloadFailure {
         guard error.isNoSpace else { return .cannotWrite(error.description) }
         let written = running.writer?.size ?? 0
         let report = spaceReport(excluding: running.id)

@@ -5,6 +5,7 @@
 import CryptoHash
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// Appends to one `.part` file and keeps its running SHA-256. Loop thread only.
 final class PartFileWriter {
@@ -18,12 +19,12 @@ final class PartFileWriter {
     let capacityLimit: Int64?
 
     /// Opens (or creates) the file, keeping what is already in it.
-    init(path: String, capacityLimit: Int64?) throws(FileError) {
+    init(path: String, capacityLimit: Int64?) throws(SystemError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw FileError("open", path) }
+        guard fd >= 0 else { throw SystemError("open", path: path) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let error = FileError("fstat", path)
+            let error = SystemError("fstat", path: path)
             Glibc.close(fd)
             throw error
         }
@@ -42,21 +43,21 @@ final class PartFileWriter {
     var isDigestCurrent: Bool { hasher.byteCount == size }
 
     /// Cuts the file to `length` bytes. The digest restarts when the cut reaches into hashed bytes.
-    func truncate(to length: Int64) throws(FileError) {
-        guard ftruncate(fd, off_t(length)) == 0 else { throw FileError("ftruncate", path) }
+    func truncate(to length: Int64) throws(SystemError) {
+        guard ftruncate(fd, off_t(length)) == 0 else { throw SystemError("ftruncate", path: path) }
         size = length
         if hasher.byteCount > length { hasher = SHA256Hasher() }
     }
 
     /// Reads up to `chunk` bytes the digest has not seen yet. Returns true once the digest is current.
-    func hashExistingBytes(chunk: Int) throws(FileError) -> Bool {
+    func hashExistingBytes(chunk: Int) throws(SystemError) -> Bool {
         guard !isDigestCurrent else { return true }
         let wanted = Int(min(Int64(chunk), size - hasher.byteCount))
         var buffer = [UInt8](repeating: 0, count: wanted)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(hasher.byteCount)) }
         guard count > 0 else {
             if count < 0 && errno == EINTR { return false }
-            throw FileError(count < 0 ? "pread" : "pread (file shrank)", path, errno: count < 0 ? errno : EIO)
+            throw SystemError(count < 0 ? "pread" : "pread (file shrank)", path: path, errno: count < 0 ? errno : EIO)
         }
         buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         return isDigestCurrent
@@ -64,20 +65,17 @@ final class PartFileWriter {
 
     /// Appends `bytes` and adds them to the digest. On failure the bytes that did reach the file are
     /// kept and hashed, so the file and the digest still agree.
-    func append(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+    func append(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         precondition(isDigestCurrent, "append before the digest caught up with the file")
         var offset = 0
         while offset < bytes.count {
             var allowed = bytes.count - offset
             if let capacityLimit {
                 allowed = Int(max(0, min(Int64(allowed), capacityLimit - size)))
-                if allowed == 0 { throw FileError("write", path, errno: ENOSPC) }
+                if allowed == 0 { throw SystemError("write", path: path, errno: ENOSPC) }
             }
-            let written = pwrite(fd, bytes.baseAddress! + offset, allowed, off_t(size))
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileError("write", path)
-            }
+            let written = retryingOnInterrupt { pwrite(fd, bytes.baseAddress! + offset, allowed, off_t(size)) }
+            if written < 0 { throw SystemError("write", path: path) }
             hasher.update(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + written]))
             size += Int64(written)
             offset += written
@@ -85,8 +83,8 @@ final class PartFileWriter {
     }
 
     /// fsyncs the file and returns its digest.
-    func finish() throws(FileError) -> SHA256Digest {
-        guard fsync(fd) == 0 else { throw FileError("fsync", path) }
+    func finish() throws(SystemError) -> SHA256Digest {
+        guard fsync(fd) == 0 else { throw SystemError("fsync", path: path) }
         return hasher.finalize()
     }
 

@@ -2,37 +2,28 @@ internal import CDRM
 import Devices
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// An open DRM card node, and what it offers. The raw libdrm calls live here and in `DRMDisplay`.
 final class DRMDevice {
     let path: String
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
 
     init(path: String) throws(DisplayError) {
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            let kind: DisplayError.Kind = code == EACCES || code == EPERM ? .busy : .failed
-            throw DisplayError(kind, "cannot open \(path): \(String(cString: strerror(code)))"
-                               + (code == EACCES ? " (the service needs the video group)" : ""))
+        do throws(SystemError) {
+            descriptor = try FileDescriptor.open(path, O_RDWR)
+        } catch {
+            let kind: DisplayError.Kind = error.errno == EACCES || error.errno == EPERM ? .busy : .failed
+            throw DisplayError(kind, "cannot open \(path): \(error.reason)"
+                               + (error.errno == EACCES ? " (the service needs the video group)" : ""))
         }
         self.path = path
-        self.fd = fd
     }
-
-    deinit { Glibc.close(fd) }
 
     /// The card nodes in `directory` (/dev/dri/card0, card1, …), in number order.
     static func cardPaths(in directory: String) -> [String] {
-        guard let folder = opendir(directory) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
-        }
+        let names = ((try? Files.listDirectory(directory)) ?? []).filter { $0.hasPrefix("card") && Int($0.dropFirst(4)) != nil }
         return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { directory + "/" + $0 }
     }
 
@@ -109,5 +100,5 @@ final class DRMDevice {
 /// libdrm's ioctl wrappers return -errno (or -1 with errno set); this names the failure.
 func drmFailure(_ operation: String, _ result: Int32) -> DisplayError {
     let code = result < -1 ? -result : errno
-    return DisplayError(.failed, "\(operation): \(String(cString: strerror(code)))")
+    return DisplayError(.failed, SystemError(operation, errno: code).description)
 }

@@ -3,6 +3,7 @@ import Devices
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// A panel driven through DRM/KMS with two dumb buffers and page flips.
 ///
@@ -265,7 +266,7 @@ final class DumbBuffer {
         let mapped = drmModeMapDumbBuffer(fd, handle, &offset)
         let memory = mapped == 0 ? mmap(nil, Int(length), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)) : MAP_FAILED
         guard let memory, memory != MAP_FAILED else {
-            let error = mapped == 0 ? DisplayError(.failed, "mmap of a dumb buffer: \(String(cString: strerror(errno)))")
+            let error = mapped == 0 ? DisplayError(.failed, SystemError("mmap of a dumb buffer").description)
                 : drmFailure("drmModeMapDumbBuffer", mapped)
             _ = drmModeRmFB(fd, framebuffer)
             _ = drmModeDestroyDumbBuffer(fd, handle)

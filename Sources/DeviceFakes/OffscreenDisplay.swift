@@ -1,6 +1,7 @@
 import Devices
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// A display with no panel behind it: it keeps the last frame in memory and, given a path and a
 /// writer, saves it as PNG whenever a present actually changed pixels. Tests, the simulator
@@ -64,10 +65,11 @@ public final class OffscreenDisplay: Display {
         guard let pngPath, let writer else { return }
         let temporary = pngPath + ".tmp"
         try writer.writePNG(frame, to: temporary)
-        guard rename(temporary, pngPath) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do throws(SystemError) {
+            try Files.rename(temporary, to: pngPath)
+        } catch {
             _ = unlink(temporary) // best effort: the rename's error is the one worth reporting
-            throw DisplayError(.failed, "cannot replace \(pngPath): \(reason)")
+            throw DisplayError(.failed, "cannot replace \(pngPath): \(error.reason)")
         }
         writeCount += 1
     }

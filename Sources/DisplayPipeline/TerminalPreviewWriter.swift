@@ -2,6 +2,7 @@ import DeviceFakes
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// Shows frames in the terminal for the simulator (`TerminalPreview`), at most every
 /// `minimumInterval`: a terminal cannot keep up with 30 full-colour frames a second, and need not.
@@ -48,8 +49,7 @@ public final class TerminalPreviewWriter {
         }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
+            let written = retryingOnInterrupt { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
             guard written > 0 else { return } // a closed or full terminal: the preview is optional
             bytes = bytes.dropFirst(written)
         }

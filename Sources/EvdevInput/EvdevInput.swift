@@ -3,6 +3,7 @@ import Devices
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// Controls read from the kernel's input devices: gpio-keys buttons (EV_KEY), the rotary-encoder driver
 /// (EV_REL, or EV_ABS without `relative_axis`), a sound card's jack switch (EV_SW). See board/README.md
@@ -26,7 +27,9 @@ public final class EvdevInput: InputBackend {
         var role: EvdevDeviceRole
         var interpreter: EvdevInterpreter
         var reader = EvdevRecordReader()
-        var fd: Int32 = -1
+        /// The open device; nil while it is missing.
+        var device: FileDescriptor?
+        var fd: Int32 { device?.rawValue ?? -1 }
         var path: String?
         var watch: IOWatch?
         var monotonic = true
@@ -46,7 +49,7 @@ public final class EvdevInput: InputBackend {
     private var decoder = InputDecoder()
     private var handler: ((InputEvent) -> Void)?
     private var timer: LoopTimer?
-    private var inotifyFD: Int32 = -1
+    private var inotify: FileDescriptor?
     private var inotifyWatch: IOWatch?
     private var started = false
 
@@ -83,8 +86,7 @@ public final class EvdevInput: InputBackend {
         slots = []
         inotifyWatch?.cancel()
         inotifyWatch = nil
-        if inotifyFD >= 0 { Glibc.close(inotifyFD) }
-        inotifyFD = -1
+        inotify = nil // closes it
         timer?.cancel()
         timer = nil
         handler = nil
@@ -134,25 +136,26 @@ public final class EvdevInput: InputBackend {
         var seen: [String] = []
         var refused: [(String, Int32)] = []
         for path in candidates {
-            let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            let fd = retryingOnInterrupt { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             if fd < 0 {
                 refused.append((path, errno))
                 continue
             }
+            let device = FileDescriptor(adopting: fd)
             let name = Self.deviceName(fd)
             if slot.pattern.hasPrefix("/") || EvdevDeviceMatch.matches(slot.pattern, name: name) {
                 do {
-                    try adopt(fd, path: path, name: name, for: slot)
+                    try adopt(device, path: path, name: name, for: slot)
                     return
                 } catch {
-                    Glibc.close(fd)
+                    device.close()
                     if required { throw error }
                     onNotice?(InputNotice(.warning, error.message))
                     return
                 }
             }
             seen.append("\"\(name)\" (\(path))")
-            Glibc.close(fd)
+            device.close()
         }
         guard required else { return }
         if let denied = refused.first(where: { $0.1 == EACCES || $0.1 == EPERM }) {
@@ -161,7 +164,7 @@ public final class EvdevInput: InputBackend {
                 + "or run as root")
         }
         if slot.pattern.hasPrefix("/"), let missing = refused.first {
-            throw InputError(.missing, "evdev: cannot open \(missing.0) (\(slot.sections)): \(String(cString: strerror(missing.1))). "
+            throw InputError(.missing, "evdev: cannot open \(missing.0) (\(slot.sections)): \(SystemError("open", errno: missing.1).reason). "
                 + "Check the path in the board file and that the overlay creating it is loaded")
         }
         let found = seen.isEmpty ? "no input devices at all in \(directory)" : "found " + seen.joined(separator: ", ")
@@ -170,7 +173,8 @@ public final class EvdevInput: InputBackend {
     }
 
     /// Checks the device sends what the board expects, sets the clock, grabs it and starts watching.
-    private func adopt(_ fd: Int32, path: String, name: String, for slot: Slot) throws(InputError) {
+    private func adopt(_ device: FileDescriptor, path: String, name: String, for slot: Slot) throws(InputError) {
+        let fd = device.rawValue
         for (type, code) in slot.role.needed where !Self.hasCode(fd, type: type, code: code) {
             throw InputError(.missing, "evdev: \"\(name)\" (\(path)) does not send \(EvdevNames.name(type: type, code: code)), "
                 + "which the board file gives \(slot.sections); check \"code\" against `evtest \(path)`")
@@ -182,7 +186,7 @@ public final class EvdevInput: InputBackend {
                 throw InputError(.busy, "evdev: \"\(name)\" (\(path)) is grabbed by another program; stop it "
                     + "(`fuser -v \(path)` shows who) so only stillroomd reads \(slot.sections)")
             }
-            throw InputError(.failed, "evdev: cannot grab \"\(name)\" (\(path)): \(String(cString: strerror(code)))")
+            throw InputError(.failed, "evdev: cannot grab \"\(name)\" (\(path)): \(SystemError("EVIOCGRAB", errno: code).reason)")
         }
         let watch: IOWatch
         do {
@@ -191,7 +195,7 @@ public final class EvdevInput: InputBackend {
             _ = stillroom_evdev_grab(fd, 0)
             throw InputError(.failed, "evdev: cannot watch \(path): \(error)")
         }
-        slot.fd = fd
+        slot.device = device
         slot.path = path
         slot.watch = watch
         slot.reader = EvdevRecordReader()
@@ -222,11 +226,11 @@ public final class EvdevInput: InputBackend {
     private func close(_ slot: Slot) {
         slot.watch?.cancel()
         slot.watch = nil
-        if slot.fd >= 0 {
-            _ = stillroom_evdev_grab(slot.fd, 0) // ENODEV when it is gone: nothing to let go of
-            Glibc.close(slot.fd)
+        if let device = slot.device {
+            _ = stillroom_evdev_grab(device.rawValue, 0) // ENODEV when it is gone: nothing to let go of
+            device.close()
         }
-        slot.fd = -1
+        slot.device = nil
     }
 
     // MARK: Reading
@@ -242,13 +246,12 @@ public final class EvdevInput: InputBackend {
         guard slot.fd >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: EvdevRecordReader.recordSize * 64)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(slot.fd, $0.baseAddress, $0.count) }
+            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { Glibc.read(slot.fd, $0.baseAddress, $0.count) } }
             if count > 0 {
                 let raw = slot.reader.events(from: buffer[..<count])
                 for reading in slot.interpreter.readings(for: raw) { events += apply(reading, from: slot) }
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
             if count < 0 && errno == EAGAIN { return }
             // ENODEV (or end of file): the device went away.
             deviceGone(slot, into: &events)
@@ -301,14 +304,15 @@ public final class EvdevInput: InputBackend {
         guard slots.contains(where: { !$0.pattern.hasPrefix("/") || $0.pattern.hasPrefix(directory + "/") }) else { return }
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            throw InputError(.failed, "evdev: inotify_init1: \(String(cString: strerror(errno)))")
+            throw InputError(.failed, "evdev: \(SystemError("inotify_init1"))")
         }
+        let descriptor = FileDescriptor(adopting: fd) // closed here when the watch below fails
         guard inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(String(cString: strerror(code)))")
+            let error = SystemError("inotify_add_watch", path: directory)
+            descriptor.close()
+            throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(error.reason)")
         }
-        inotifyFD = fd
+        inotify = descriptor
         do {
             inotifyWatch = try loop.watch(fd, for: .readable) { [unowned self] _ in directoryChanged() }
         } catch {
@@ -318,7 +322,8 @@ public final class EvdevInput: InputBackend {
 
     private func directoryChanged() {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ Glibc.read(inotifyFD, $0.baseAddress, $0.count) }) > 0 {}
+        guard let inotify else { return }
+        while retryingOnInterrupt({ buffer.withUnsafeMutableBytes { Glibc.read(inotify.rawValue, $0.baseAddress, $0.count) } }) > 0 {}
         var events: [InputEvent] = []
         for slot in slots where slot.fd < 0 {
             try? open(slot, required: false)
@@ -351,13 +356,7 @@ public final class EvdevInput: InputBackend {
     // MARK: ioctl helpers
 
     static func eventNodes(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasPrefix("event"), Int(name.dropFirst(5)) != nil { names.append(name) }
-        }
+        let names = ((try? Files.listDirectory(directory)) ?? []).filter { $0.hasPrefix("event") && Int($0.dropFirst(5)) != nil }
         return names.sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }.map { directory + "/" + $0 }
     }
 

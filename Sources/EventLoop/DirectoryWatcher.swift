@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Calls back when entries of one folder are created, replaced or removed (inotify in the loop).
 ///
@@ -6,7 +7,8 @@ import Glibc
 /// /etc/localtime symlink; a device node appears in /dev/input.
 public final class DirectoryWatcher {
     public let path: String
-    private let fd: Int32
+    private let descriptor: FileDescriptor
+    private var fd: Int32 { descriptor.rawValue }
     private var watch: IOWatch?
 
     /// Which changes to an entry are reported.
@@ -27,21 +29,14 @@ public final class DirectoryWatcher {
     public init(loop: EventLoop, path: String, changes: Changes = .all,
                 onChange: @escaping ([String]) -> Void) throws(SystemError) {
         self.path = path
-        let made = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard made >= 0 else { throw SystemError("inotify_init1") }
-        fd = made
+        descriptor = FileDescriptor(adopting: try systemCall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) })
         let mask = changes.rawValue | UInt32(IN_DONT_FOLLOW)
-        guard inotify_add_watch(fd, path, mask) >= 0 else {
-            let code = errno
-            close(made)
-            throw SystemError("inotify_add_watch(\(path))", errno: code)
-        }
+        try systemCall("inotify_add_watch(\(path))") { inotify_add_watch(descriptor.rawValue, path, mask) }
         watch = try loop.watch(fd, for: .readable) { [unowned self] _ in onChange(readNames()) }
     }
 
     deinit {
-        watch?.cancel()
-        close(fd)
+        watch?.cancel() // before the descriptor closes with this object
     }
 
     private func readNames() -> [String] {

@@ -1,19 +1,17 @@
 import CLinuxShims
 import Glibc
+import SystemCalls
 
 /// A thin owner of one epoll instance. The loop packs a registration generation into `data`.
 final class Epoll {
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
     private var buffer: [epoll_event]
 
     init(capacity: Int = 64) throws(SystemError) {
-        let made = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard made >= 0 else { throw SystemError("epoll_create1") }
-        fd = made
+        descriptor = FileDescriptor(adopting: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
         buffer = Array(repeating: epoll_event(), count: capacity)
     }
-
-    deinit { close(fd) }
 
     func add(_ target: Int32, events: IOEvents, data: UInt64) throws(SystemError) {
         try control(EPOLL_CTL_ADD, target, events, data, "epoll_ctl(ADD, fd \(target))")
@@ -37,11 +35,10 @@ final class Epoll {
         let count = buffer.withUnsafeMutableBufferPointer { events -> Int32 in
             // Unwrapped: newer glibc headers (2.41+) mark the buffer nonnull; the buffer is never empty.
             guard let base = events.baseAddress else { return 0 }
-            while true {
-                let n = epoll_wait(fd, base, Int32(events.count), timeoutMilliseconds)
-                if n < 0 && errno == EINTR { return 0 }
-                return n
-            }
+            // EINTR is not retried here: it returns as "nothing ready", so the loop reads its clocks and
+            // works out the timeout again (retrying with the old timeout would wait too long).
+            let n = epoll_wait(fd, base, Int32(events.count), timeoutMilliseconds)
+            return n < 0 && errno == EINTR ? 0 : n
         }
         guard count >= 0 else { throw SystemError("epoll_wait") }
         return (0..<Int(count)).map { (IOEvents(rawValue: buffer[$0].events), buffer[$0].data.u64) }

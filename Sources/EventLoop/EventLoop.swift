@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import MonotonicTime
+import SystemCalls
 
 /// One thread, one epoll: every source of work is a file descriptor in this loop.
 ///

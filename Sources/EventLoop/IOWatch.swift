@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A registration of one file descriptor in the loop. Cancel it before closing the descriptor.
 public final class IOWatch {
     public let fd: Int32

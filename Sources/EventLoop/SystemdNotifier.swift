@@ -1,22 +1,21 @@
 import CLinuxShims
 import Glibc
+import SystemCalls
 
 /// The systemd notification protocol (sd_notify(3)) without libsystemd: datagrams of `KEY=VALUE` lines
 /// to the socket named by $NOTIFY_SOCKET. With no $NOTIFY_SOCKET every call does nothing.
 public final class SystemdNotifier {
-    private let fd: Int32?
+    private let socket: FileDescriptor?
     /// Half of $WATCHDOG_USEC when the watchdog is on for this process: how often to send WATCHDOG=1.
     public let watchdogInterval: Duration?
 
     public init(environment: [String: String]) {
-        fd = Self.connect(environment["NOTIFY_SOCKET"])
+        socket = Self.connect(environment["NOTIFY_SOCKET"])
         watchdogInterval = Self.watchdogInterval(environment)
     }
 
-    deinit { if let fd { close(fd) } }
-
     /// Whether a service manager is listening.
-    public var isConnected: Bool { fd != nil }
+    public var isConnected: Bool { socket != nil }
 
     /// Sends `READY=1` and a status line.
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
@@ -31,12 +30,12 @@ public final class SystemdNotifier {
     public func status(_ text: String) { send("STATUS=\(text)") }
 
     func send(_ message: String) {
-        guard let fd else { return }
+        guard let socket else { return }
         // A full or vanished socket must not stop the appliance; systemd notices a missing watchdog itself.
-        _ = message.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        _ = message.utf8CString.withUnsafeBufferPointer { write(socket.rawValue, $0.baseAddress, $0.count - 1) }
     }
 
-    private static func connect(_ path: String?) -> Int32? {
+    private static func connect(_ path: String?) -> FileDescriptor? {
         guard let path, let first = path.first, first == "/" || first == "@" else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -48,16 +47,15 @@ public final class SystemdNotifier {
         }
         // For an abstract name the length must not include trailing NULs (unix(7)).
         let length = MemoryLayout<sa_family_t>.size + bytes.count + (first == "@" ? 0 : 1)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(length)) }
+        let made = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard made >= 0 else { return nil }
+        let socket = FileDescriptor(adopting: made)
+        let connected = retryingOnInterrupt {
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(made, $0, socklen_t(length)) }
+            }
         }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
+        return connected == 0 ? socket : nil
     }
 
     private static func watchdogInterval(_ environment: [String: String]) -> Duration? {

@@ -1,21 +1,19 @@
 import CLinuxShims
 import Glibc
+import SystemCalls
 
 /// One timerfd, armed with absolute deadlines.
 final class TimerFD {
     enum Expiry { case expired, notYet, clockWasSet }
 
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
     private let clock: clockid_t
 
     init(clock: clockid_t) throws(SystemError) {
-        let made = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard made >= 0 else { throw SystemError("timerfd_create") }
-        fd = made
+        descriptor = FileDescriptor(adopting: try systemCall("timerfd_create") { timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) })
         self.clock = clock
     }
-
-    deinit { close(fd) }
 
     /// Arms the timer for the absolute time `nanoseconds` on its clock (a past time fires at once).
     /// `cancelOnClockSet` makes a realtime timer report `.clockWasSet` when someone sets the clock.
@@ -46,15 +44,12 @@ final class TimerFD {
 
 /// An eventfd: the one way to wake the loop from elsewhere (another thread, a signal-safe context).
 final class EventFD {
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
 
     init() throws(SystemError) {
-        let made = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard made >= 0 else { throw SystemError("eventfd") }
-        fd = made
+        descriptor = FileDescriptor(adopting: try systemCall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
     }
-
-    deinit { close(fd) }
 
     func signal() {
         var one: UInt64 = 1
@@ -69,19 +64,16 @@ final class EventFD {
 
 /// A signalfd for a set of signals, which are blocked for normal delivery so only the loop sees them.
 final class SignalFD {
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
 
     init(signals: [Int32]) throws(SystemError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
         guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else { throw SystemError("pthread_sigmask") }
-        let made = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard made >= 0 else { throw SystemError("signalfd") }
-        fd = made
+        descriptor = FileDescriptor(adopting: try systemCall("signalfd") { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) })
     }
-
-    deinit { close(fd) }
 
     /// The signals that arrived since the last call.
     func consume() -> [Int32] {

@@ -3,6 +3,7 @@ import Devices
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// Controls read from GPIO lines with libgpiod: v1 on Debian 12, v2 on Debian 13 and the image, through
 /// one small C API (CGPIOShim) that each implements.
@@ -148,14 +149,14 @@ public final class GPIODInput: InputBackend {
                 throw GPIOMessages.biasRefused(line: lineName, chip: line.chip, bias: line.spec.bias, section: line.section)
             default:
                 throw GPIOMessages.failed("requesting", line: lineName, chip: line.chip, section: line.section,
-                                          reason: String(cString: strerror(code)))
+                                          reason: SystemError("request", errno: code).reason)
             }
         }
         line.handle = handle
         let fd = srg_line_fd(handle)
         guard fd >= 0 else {
             throw GPIOMessages.failed("getting the event fd of", line: lineName, chip: line.chip, section: line.section,
-                                      reason: String(cString: strerror(errno)))
+                                      reason: SystemError("srg_line_fd").reason)
         }
         // Non-blocking, so a wake-up can drain the queue without ever blocking the loop (the fd is ours).
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -266,11 +267,11 @@ public final class GPIODInput: InputBackend {
         guard let handle = line.handle else { return [] }
         var buffer = [srg_edge](repeating: srg_edge(), count: 16)
         while true {
-            let count = buffer.withUnsafeMutableBufferPointer { srg_line_read_edges(handle, $0.baseAddress, Int32($0.count)) }
+            let count = retryingOnInterrupt { buffer.withUnsafeMutableBufferPointer { srg_line_read_edges(handle, $0.baseAddress, Int32($0.count)) } }
             if count <= 0 {
-                if count < 0 && errno != EAGAIN && errno != EINTR {
+                if count < 0 && errno != EAGAIN {
                     onNotice?(InputNotice(.warning, "gpio: reading \(line.spec.line) on \(line.chipLabel) for \(line.section) "
-                        + "failed: \(String(cString: strerror(errno)))"))
+                        + "failed: \(SystemError("read").reason)"))
                 }
                 return edges
             }

@@ -1,5 +1,6 @@
 internal import CMPG123
 import Glibc
+import SystemCalls
 
 /// Decodes one MP3 file into interleaved stereo signed 16-bit frames at the file's own sample rate.
 ///
@@ -153,16 +154,15 @@ public final class MP3Decoder {
     private static func checkFile(_ path: String) throws(DecoderError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            let code = errno
-            throw DecoderError(code == ENOENT ? .missing : .unreadable, path: path,
-                               detail: String(cString: strerror(code)))
+            let error = SystemError("stat", path: path)
+            throw DecoderError(error.errno == ENOENT ? .missing : .unreadable, path: path, detail: error.reason)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw DecoderError(.unreadable, path: path, detail: "not a regular file")
         }
         guard info.st_size > 0 else { throw DecoderError(.empty, path: path, detail: "the file is empty") }
         guard access(path, R_OK) == 0 else {
-            throw DecoderError(.unreadable, path: path, detail: String(cString: strerror(errno)))
+            throw DecoderError(.unreadable, path: path, detail: SystemError("access", path: path).reason)
         }
     }
 }

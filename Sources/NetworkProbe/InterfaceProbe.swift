@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import StillroomCore
 
 /// The box's network interfaces as the kernel reports them to this process: names, link state and addresses
@@ -66,15 +67,8 @@ public enum InterfaceProbe {
     }
 
     static func readText(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
+        // /proc and /sys files are small (a page); the limit only guards against a file that is not.
+        guard let bytes = try? Files.readAll(path, limit: 1 << 20) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

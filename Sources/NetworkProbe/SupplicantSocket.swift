@@ -1,11 +1,13 @@
 import Glibc
+import SystemCalls
 
 /// A client socket on one of wpa_supplicant's control sockets (/run/wpa_supplicant/<interface>): a Unix
 /// datagram socket, connected to it. wpa_supplicant answers to the sender's address, so the client needs
 /// one: an abstract name the kernel picks (autobind), which leaves no file behind in a folder the
 /// daemon may not write (its unit's ProtectSystem=strict) and nothing to clean up after a crash.
 public final class SupplicantSocket {
-    public let fd: Int32
+    private let descriptor: FileDescriptor
+    public var fd: Int32 { descriptor.rawValue }
     public let path: String
     /// The inode of the socket file it was connected through, to notice one made anew under the same name.
     public let inode: UInt64
@@ -14,7 +16,8 @@ public final class SupplicantSocket {
         self.path = path
         inode = Self.inode(of: path)
         let made = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard made >= 0 else { throw SupplicantSocketError("socket: \(String(cString: strerror(errno)))") }
+        guard made >= 0 else { throw SupplicantSocketError(SystemError("socket").description) }
+        descriptor = FileDescriptor(adopting: made) // closed with this object, or at once when a step fails
         var local = sockaddr_un()
         local.sun_family = sa_family_t(AF_UNIX)
         let bound = withUnsafePointer(to: &local) {
@@ -24,23 +27,17 @@ public final class SupplicantSocket {
         remote.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bound == 0, bytes.count < MemoryLayout.size(ofValue: remote.sun_path) else {
-            let reason = bound == 0 ? "the path is too long" : String(cString: strerror(errno))
-            close(made)
+            let reason = bound == 0 ? "the path is too long" : SystemError("bind").reason
             throw SupplicantSocketError("\(path): \(reason)")
         }
         withUnsafeMutableBytes(of: &remote.sun_path) { $0.copyBytes(from: bytes) }
-        let connected = withUnsafePointer(to: &remote) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let connected = retryingOnInterrupt {
+            withUnsafePointer(to: &remote) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
         }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(made)
-            throw SupplicantSocketError("\(path): \(reason)")
-        }
-        fd = made
+        guard connected == 0 else { throw SupplicantSocketError("\(path): \(SystemError("connect").reason)") }
     }
-
-    deinit { close(fd) }
 
     /// The inode of the file at `path` (0 when there is none).
     static func inode(of path: String) -> UInt64 {
@@ -61,12 +58,11 @@ public final class SupplicantSocket {
         var datagrams: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             if count > 0 {
                 datagrams.append(String(decoding: buffer[..<count], as: UTF8.self))
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
             return (datagrams, count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
         }
     }
@@ -74,12 +70,8 @@ public final class SupplicantSocket {
     /// Waits up to `milliseconds` for one datagram (the CLI's request, never the daemon's loop).
     public func receive(waitingUpTo milliseconds: Int32) -> String? {
         var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&request, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            return receiveWaiting().datagrams.first
-        }
+        guard retryingOnInterrupt({ poll(&request, 1, milliseconds) }) > 0 else { return nil }
+        return receiveWaiting().datagrams.first
     }
 }
 
@@ -92,15 +84,10 @@ extension SupplicantSocket {
     /// The folder's control sockets, one per interface wpa_supplicant runs on (a P2P device's is skipped:
     /// the box makes no Wi-Fi Direct connections).
     public static func interfaces(in directory: String) -> [String] {
-        guard let folder = opendir(directory) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix("."), !name.hasPrefix("p2p-dev-") else { continue }
+        let names = ((try? Files.listDirectory(directory)) ?? []).filter { name in
+            guard !name.hasPrefix("."), !name.hasPrefix("p2p-dev-") else { return false }
             var info = stat()
-            guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { continue }
-            names.append(name)
+            return lstat(directory + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
         }
         return names.sorted()
     }

@@ -3,6 +3,7 @@
 
 import Glibc
 import StillroomCore
+import SystemCalls
 
 enum FileSystem {
     /// Whether something exists at `path` (lstat, so a dangling symlink counts as existing).
@@ -13,18 +14,11 @@ enum FileSystem {
 
     /// Up to the first 16 bytes of the file (empty for an empty file), or nil when it cannot be read.
     static func header(_ path: String) -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { _ = Glibc.close(fd) } // Read-only: nothing to flush.
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, 16 - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
-        }
-        return Array(bytes.prefix(filled))
+        guard let file = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+        defer { file.close() } // Read-only: nothing to flush.
+        var bytes: [UInt8] = []
+        while bytes.count < 16, let chunk = try? file.read(upTo: 16 - bytes.count), !chunk.isEmpty { bytes += chunk }
+        return bytes
     }
 
     /// The size of the file at `path` in bytes, or nil when there is none.
@@ -47,25 +41,17 @@ enum FileSystem {
     }
 
     private static func copyFile(_ source: String, to target: String) -> Bool {
-        let input = Glibc.open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { return false }
-        defer { _ = Glibc.close(input) }
-        let output = Glibc.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { return false }
-        defer { _ = Glibc.close(output) } // a scratch copy in RAM: nothing to sync
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return false }
-            if count == 0 { return true }
-            var written = 0
-            while written < count {
-                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                if step < 0 && errno == EINTR { continue }
-                guard step > 0 else { return false }
-                written += step
+        do throws(SystemError) {
+            let input = try FileDescriptor.open(source, O_RDONLY)
+            let output = try FileDescriptor.open(target, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+            // Both close when they go; a scratch copy in RAM has nothing to sync.
+            while true {
+                let chunk = try input.read(upTo: 65_536)
+                if chunk.isEmpty { return true }
+                try output.writeAll(chunk)
             }
+        } catch {
+            return false
         }
     }
 
@@ -78,18 +64,16 @@ enum FileSystem {
     /// reads the file as an empty log (a header without its magic number) and writes a new header over it
     /// at the next commit. A failure leaves frames SQLite replays harmlessly (they equal the database).
     static func clearWriteAheadLogHeader(_ path: String) {
-        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        defer { _ = Glibc.close(fd) }
+        guard let file = try? FileDescriptor.open(path, O_WRONLY) else { return }
+        defer { file.close() }
         let zeros = [UInt8](repeating: 0, count: 32)
-        guard zeros.withUnsafeBytes({ pwrite(fd, $0.baseAddress, 32, 0) }) == 32 else { return }
-        _ = fdatasync(fd)
+        guard retryingOnInterrupt({ zeros.withUnsafeBytes { pwrite(file.rawValue, $0.baseAddress, 32, 0) } }) == 32 else { return }
+        _ = retryingOnInterrupt { fdatasync(file.rawValue) }
     }
 
     /// Whether `path` is a regular file (following symlinks); false when it does not exist.
     static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        Files.isRegularFile(path)
     }
 
     /// The directory part of `path` ("." when there is none).
@@ -101,17 +85,18 @@ enum FileSystem {
 
     /// fsyncs a directory so that entries created or renamed in it are durable.
     static func syncDirectory(_ directory: String, operation: String) throws(StoreError) {
-        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw errnoError(operation: operation, what: "open directory \(directory)") }
-        defer { _ = Glibc.close(fd) } // A read-only directory fd has nothing to flush on close.
-        guard fsync(fd) == 0 else { throw errnoError(operation: operation, what: "fsync directory \(directory)") }
+        do throws(SystemError) {
+            try Files.syncDirectory(directory)
+        } catch {
+            // "open directory X", "fsync directory X": the store's messages name what the path is.
+            throw StoreError(kind: .moveAsideFailed, operation: operation,
+                             cause: SystemError("\(error.operation) directory", path: error.path, errno: error.errno))
+        }
     }
 
     /// Bytes an unprivileged writer may still use on the file system holding `path` (statvfs), or nil.
     static func availableBytes(_ path: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+        Files.availableBytes(path)
     }
 
     /// The companion files SQLite keeps beside a database; they belong to its state and move with it.
@@ -139,7 +124,9 @@ enum FileSystem {
             guard exists(from) else { continue }
             let to = target + suffix
             // Single writer (the daemon) and a name checked just above: rename cannot clobber anything.
-            guard rename(from, to) == 0 else { throw errnoError(operation: operation, what: "rename \(from) to \(to)") }
+            guard rename(from, to) == 0 else {
+                throw StoreError(kind: .moveAsideFailed, operation: operation, cause: SystemError("rename", path: "\(from) to \(to)"))
+            }
             moved.append(.init(from: from, to: to))
         }
         try syncDirectory(directory(of: databasePath), operation: operation)
@@ -150,31 +137,15 @@ enum FileSystem {
     static func movedAsideFiles(of databasePath: String) -> [String] {
         let directory = directory(of: databasePath)
         let prefix = databasePath.split(separator: "/").last.map(String.init).map { $0 + ".damaged-" } ?? ".damaged-"
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var files: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            let path = directory + "/" + name
-            if name.hasPrefix(prefix), isRegularFile(path) { files.append(path) }
-        }
-        return files.sorted()
+        let names = (try? Files.listDirectory(directory)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.map { directory + "/" + $0 }.filter(isRegularFile).sorted()
     }
 
     /// Removes one file; one that is already gone is not an error.
     static func remove(_ path: String, operation: String) throws(StoreError) {
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw errnoError(operation: operation, what: "remove \(path)", kind: .fileRemovalFailed)
+            throw StoreError(kind: .fileRemovalFailed, operation: operation, cause: SystemError("remove", path: path))
         }
-    }
-
-    private static func errnoError(operation: String, what: String, kind: StoreError.Kind = .moveAsideFailed) -> StoreError {
-        let code = errno
-        let text = String(cString: strerror(code))
-        return StoreError(kind: kind, code: code, extendedCode: code, operation: operation,
-                          message: "\(what): \(text)")
     }
 
     /// `now` as a compact UTC timestamp for file names: 20260314T221503Z.

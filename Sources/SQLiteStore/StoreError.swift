@@ -1,6 +1,8 @@
 // The one error type of the store. Every failure carries SQLite's own words (result code, extended
 // code, sqlite3_errmsg) and the store operation that failed, so a log line is enough to diagnose it.
 
+import SystemCalls
+
 /// An error from the SQLite store.
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, in the store's terms; `diskFull` is singled out so callers can say so on screen.
@@ -58,6 +60,16 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         self.operation = operation
         self.message = message
     }
+
+    /// A file-system step of the store failed (`moveAsideFailed`, `fileRemovalFailed`): the errno is the
+    /// code, and the message is the system error's own text.
+    public init(kind: Kind, operation: String, cause: SystemError) {
+        self.init(kind: kind, code: cause.errno, extendedCode: cause.errno, operation: operation, message: cause.description)
+        systemError = cause
+    }
+
+    /// The failed system call behind a file-system failure; nil for SQLite's own errors.
+    public private(set) var systemError: SystemError?
 
     /// Whether this is the disk-full error (SQLITE_FULL).
     public var isDiskFull: Bool { kind == .diskFull }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import SQLiteStore
 import StillroomCore
+import SystemCalls
 
 /// A card that cannot be written must never silence the box. ext4 remounts itself read-only after a card
 /// error; a downgraded firmware meets a database from a newer one; a card can be too full to create the
@@ -22,21 +23,20 @@ extension Daemon {
 
     /// Why the data folder cannot be written, or nil when it can (it is made if missing).
     static func dataDirectoryProblem(_ path: String) -> String? {
-        var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            built += "/" + component
-            if mkdir(built, 0o750) != 0 && errno != EEXIST {
-                return "the data folder \(path) cannot be created (\(built): \(String(cString: strerror(errno))))"
-            }
+        do throws(SystemError) {
+            try Files.makeDirectories(path, mode: 0o750)
+        } catch {
+            return "the data folder \(path) cannot be created (\(error.path ?? path): \(error.reason))"
         }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return "the data folder \(path) is not a folder" }
+        guard Files.isDirectory(path) else { return "the data folder \(path) is not a folder" }
         // A write, not access(2): after an ext4 error the kernel refuses writes (emergency read-only) while
         // access(W_OK) and statvfs still say the file system is writable.
         let probe = path + "/.write-probe"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "the data folder \(path) cannot be written (\(String(cString: strerror(errno))))" }
-        close(fd)
+        do throws(SystemError) {
+            try FileDescriptor.open(probe, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600).close()
+        } catch {
+            return "the data folder \(path) cannot be written (\(error.reason))"
+        }
         unlink(probe)
         return nil
     }

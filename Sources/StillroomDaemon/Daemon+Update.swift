@@ -2,6 +2,7 @@ import ControlProtocol
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// System updates, seen from the daemon: requests to the update agent (root, board/rauc/stillroom-update-agent)
 /// written into the update folder, its reports read back when inotify says they changed, the full-screen
@@ -107,18 +108,13 @@ extension Daemon {
     private func writeUpdateRequest(_ text: String) {
         let folder = options.updateDirectory
         let temporary = folder + "/.request.new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o640)
-        var written = -1
-        if fd >= 0 {
-            written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-            close(fd)
-        }
-        guard written == text.utf8.count, rename(temporary, folder + "/request") == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
+        do throws(SystemError) {
+            try Files.replaceAtomically(folder + "/request", with: Array(text.utf8), temporary: temporary,
+                                        mode: 0o640, flags: O_NOFOLLOW)
+        } catch {
+            let reason = error.reason
             logger.error("updates: cannot ask the agent (\(folder)): \(reason)")
             performUpdate(updates.machine.agentReported(UpdateProgress(state: .failed, message: "the update agent could not be asked (\(reason))")))
-            return
         }
     }
 

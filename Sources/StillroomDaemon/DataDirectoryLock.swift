@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// One daemon per data folder. Two daemons on one database would each believe their own player, ledger
 /// and checkpoints; the second must refuse to start instead.
@@ -9,44 +10,50 @@ import Glibc
 final class DataDirectoryLock {
     static let fileName = "stillroomd.lock"
 
-    /// -1 when a read-only folder has no lock file: nothing there can be written, so there is nothing to guard.
-    private let fd: Int32
+    /// Nil when a read-only folder has no lock file: nothing there can be written, so there is nothing to
+    /// guard. Closing it (when this object goes) releases the lock; the process's end does too.
+    private let file: FileDescriptor?
 
-    private init(fd: Int32) { self.fd = fd }
-
-    deinit { if fd >= 0 { close(fd) } } // releases the lock (the process's end does too)
+    private init(file: FileDescriptor?) { self.file = file }
 
     /// Takes the lock, or fails with one line naming the daemon that holds it. With `required` false (a
     /// folder the daemon already knows it cannot use), a lock file that cannot be opened is no refusal.
     static func acquire(in directory: String, required: Bool = true) throws(StartupError) -> DataDirectoryLock {
         let path = directory + "/" + fileName
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
-        if fd < 0 && (errno == EROFS || errno == EACCES) {
-            // A read-only folder: an existing lock file still locks (flock needs no write access).
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0 && errno == ENOENT { return DataDirectoryLock(fd: -1) }
+        let file: FileDescriptor
+        do throws(SystemError) {
+            do throws(SystemError) {
+                file = try FileDescriptor.open(path, O_RDWR | O_CREAT, mode: 0o640)
+            } catch where error.errno == EROFS || error.errno == EACCES {
+                // A read-only folder: an existing lock file still locks (flock needs no write access).
+                do throws(SystemError) {
+                    file = try FileDescriptor.open(path, O_RDONLY)
+                } catch where error.errno == ENOENT {
+                    return DataDirectoryLock(file: nil)
+                }
+            }
+        } catch {
+            guard required else { return DataDirectoryLock(file: nil) }
+            throw StartupError("data directory \(directory): cannot open \(fileName): \(error.reason)")
         }
-        if fd < 0 && !required { return DataDirectoryLock(fd: -1) }
-        guard fd >= 0 else { throw StartupError("data directory \(directory): cannot open \(fileName): \(String(cString: strerror(errno)))") }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            let reason = errno == EWOULDBLOCK ? nil : String(cString: strerror(errno))
-            let holder = holderPID(fd)
-            close(fd)
+        guard retryingOnInterrupt({ flock(file.rawValue, LOCK_EX | LOCK_NB) }) == 0 else {
+            let reason = errno == EWOULDBLOCK ? nil : SystemError("flock").reason
+            let holder = holderPID(file.rawValue)
+            file.close()
             if let reason { throw StartupError("data directory \(directory): cannot lock \(fileName): \(reason)") }
             throw StartupError("data directory \(directory) is in use by another stillroomd"
                                + (holder.map { " (pid \($0))" } ?? "") + "; stop it first (systemctl stop stillroom)")
         }
         // Ours: say who holds it. A failure here costs only the pid in a later refusal's message.
         let text = Array("\(getpid())\n".utf8)
-        if ftruncate(fd, 0) == 0 { _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
-        return DataDirectoryLock(fd: fd)
+        if ftruncate(file.rawValue, 0) == 0 { _ = text.withUnsafeBytes { pwrite(file.rawValue, $0.baseAddress, $0.count, 0) } }
+        return DataDirectoryLock(file: file)
     }
 
     /// The pid the holder wrote, if it can be read.
     private static func holderPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)
-        let count = pread(fd, &buffer, buffer.count, 0)
+        let count = retryingOnInterrupt { pread(fd, &buffer, buffer.count, 0) }
         guard count > 0 else { return nil }
         return Int32(String(decoding: buffer[..<count], as: UTF8.self).filter(\.isNumber))
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The file-system checks the daemon makes before it starts, each failing with a one-line reason.
 enum Directories {
@@ -10,7 +11,7 @@ enum Directories {
             throw StartupError("\(purpose) \(path) is not a directory")
         }
         guard access(path, W_OK | X_OK) == 0 else {
-            throw StartupError("\(purpose) \(path) is not writable: \(String(cString: strerror(errno)))")
+            throw StartupError("\(purpose) \(path) is not writable: \(SystemError("access").reason)")
         }
     }
 
@@ -18,11 +19,11 @@ enum Directories {
     static func checkReadable(_ path: String, purpose: String) throws(StartupError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw StartupError("\(purpose) \(path): \(String(cString: strerror(errno)))")
+            throw StartupError("\(purpose) \(path): \(SystemError("stat").reason)")
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { throw StartupError("\(purpose) \(path) is not a directory") }
         guard access(path, R_OK | X_OK) == 0 else {
-            throw StartupError("\(purpose) \(path) is not readable: \(String(cString: strerror(errno)))")
+            throw StartupError("\(purpose) \(path) is not readable: \(SystemError("access").reason)")
         }
     }
 
@@ -30,11 +31,11 @@ enum Directories {
     static func checkReadableFile(_ path: String, purpose: String) throws(StartupError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw StartupError("\(purpose) \(path): \(String(cString: strerror(errno)))")
+            throw StartupError("\(purpose) \(path): \(SystemError("stat").reason)")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw StartupError("\(purpose) \(path) is not a file") }
         guard access(path, R_OK) == 0 else {
-            throw StartupError("\(purpose) \(path) is not readable: \(String(cString: strerror(errno)))")
+            throw StartupError("\(purpose) \(path) is not readable: \(SystemError("access").reason)")
         }
     }
 
@@ -45,12 +46,10 @@ enum Directories {
     }
 
     private static func makeDirectories(_ path: String, purpose: String) throws(StartupError) {
-        var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            built += "/" + component
-            if mkdir(built, 0o750) != 0 && errno != EEXIST {
-                throw StartupError("\(purpose) \(path): cannot create \(built): \(String(cString: strerror(errno)))")
-            }
+        do throws(SystemError) {
+            try Files.makeDirectories(path, mode: 0o750)
+        } catch {
+            throw StartupError("\(purpose) \(path): cannot create \(error.path ?? path): \(error.reason)")
         }
     }
 }

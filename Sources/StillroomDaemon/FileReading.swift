@@ -1,31 +1,16 @@
 import Glibc
+import SystemCalls
 
 /// Whole-file reads for small files (catalogs, transcripts, cue sidecars), with errno in the error.
 enum FileReading {
-    struct Failure: Error, CustomStringConvertible {
-        let path: String
-        let reason: String
-        var description: String { "\(path): \(reason)" }
-    }
-
-    /// Reads at most `limit` bytes; a larger file is refused (a catalog is kilobytes, not megabytes).
-    static func bytes(_ path: String, limit: Int = 4 << 20) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(path: path, reason: String(cString: strerror(errno)))
-            }
-            bytes.append(contentsOf: chunk[..<count])
-            guard bytes.count <= limit else { throw Failure(path: path, reason: "larger than \(limit) bytes") }
+    /// Reads at most `limit` bytes; a larger file is refused with EFBIG (a catalog is kilobytes, not
+    /// megabytes). The error reads "path: reason", as the journal and doctor lines put it.
+    static func bytes(_ path: String, limit: Int = 4 << 20) throws(SystemError) -> [UInt8] {
+        do throws(SystemError) {
+            return try Files.readAll(path, limit: limit)
+        } catch {
+            throw SystemError("", path: path, errno: error.errno)
         }
-        return bytes
     }
 
     /// Size and modification time (ns), or nil when the file is missing or not a regular file.

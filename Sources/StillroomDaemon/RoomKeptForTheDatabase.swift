@@ -1,5 +1,6 @@
 import CurlDownloader
 import Glibc
+import SystemCalls
 
 /// A little room the daemon keeps on the data partition (a file of 256 KiB) and gives back when it finds the
 /// card full at start.
@@ -35,24 +36,34 @@ enum RoomKeptForTheDatabase {
         var info = stat()
         let size: Int64? = lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         guard let available = DownloadManager.availableBytes(at: directory) else {
-            return .failed("statvfs \(directory): \(String(cString: strerror(errno)))")
+            return .failed(SystemError("statvfs", path: directory).description)
         }
         if available < fullBelow {
             guard size != nil else { return .none }
-            guard unlink(path) == 0 else { return .failed("cannot remove \(path): \(String(cString: strerror(errno)))") }
+            guard unlink(path) == 0 else { return .failed("cannot remove \(path): \(SystemError("unlink").reason)") }
             return .givenBack(availableBefore: available)
         }
         if size == bytes { return .kept }
         guard available + (size ?? 0) >= keptFrom else { return .none }
         _ = unlink(path) // short (made when the power was cut), or not a file
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return .failed("cannot create \(path): \(String(cString: strerror(errno)))") }
-        // Real blocks, not a sparse file: giving it back must free room the database can use.
-        let result = posix_fallocate(fd, 0, off_t(bytes))
-        close(fd)
+        let file: FileDescriptor
+        do throws(SystemError) {
+            file = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        } catch {
+            return .failed("cannot create \(path): \(error.reason)")
+        }
+        // Real blocks, not a sparse file: giving it back must free room the database can use. posix_fallocate
+        // returns the errno rather than setting it, and is retried on EINTR like any call.
+        let result = retryingOnInterrupt { () -> Int32 in
+            let code = posix_fallocate(file.rawValue, 0, off_t(bytes))
+            errno = code
+            return code == 0 ? 0 : -1
+        }
+        file.close()
         guard result == 0 else {
+            let error = SystemError("posix_fallocate")
             _ = unlink(path)
-            return .failed("cannot allocate \(bytes) bytes for \(path): \(String(cString: strerror(result)))")
+            return .failed("cannot allocate \(bytes) bytes for \(path): \(error.reason)")
         }
         return .made
     }

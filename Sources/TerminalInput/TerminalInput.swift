@@ -3,6 +3,7 @@ import Devices
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// The simulator's controls: keys typed on the terminal (docs/controls.md has the table).
 ///
@@ -48,7 +49,7 @@ public final class TerminalInput: InputBackend {
         }
         if isatty(fd) == 1 {
             guard stillroom_terminal_enter_raw(fd) == 0 else {
-                throw InputError(.failed, "terminal: cannot set raw mode on fd \(fd): \(String(cString: strerror(errno)))")
+                throw InputError(.failed, "terminal: cannot set raw mode on fd \(fd): \(SystemError("tcsetattr").reason)")
             }
             rawMode = true
         }
@@ -91,10 +92,10 @@ public final class TerminalInput: InputBackend {
 
     private func readable() {
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
         if count < 0 {
-            if errno == EINTR || errno == EAGAIN { return }
-            onNotice?(InputNotice(.warning, "terminal: read failed: \(String(cString: strerror(errno))); keys are off"))
+            if errno == EAGAIN { return }
+            onNotice?(InputNotice(.warning, "terminal: read failed: \(SystemError("read").reason); keys are off"))
             watch?.cancel()
             watch = nil
             return

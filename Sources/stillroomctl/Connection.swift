@@ -1,6 +1,7 @@
 import ControlProtocol
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// One request, one answer, over the daemon's control socket.
 struct Connection {
@@ -16,36 +17,40 @@ struct Connection {
     let socketPath: String
 
     func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .unreachable(String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let made = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard made >= 0 else { throw .unreachable(SystemError("socket").reason) }
+        let socket = FileDescriptor(adopting: made)
+        defer { socket.close() }
+        let fd = socket.rawValue
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let path = Array(socketPath.utf8)
         guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw .unreachable("the socket path is too long") }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let connected = retryingOnInterrupt {
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
         }
         guard connected == 0 else {
-            let reason = errno == EACCES
-                ? "permission denied on \(socketPath): run as root or as a member of the group stillroom"
-                : "\(socketPath): \(String(cString: strerror(errno)))"
-            throw errno == EACCES ? .refused(reason) : .unreachable(reason)
+            let error = SystemError("connect", path: socketPath)
+            guard error.errno != EACCES else {
+                throw .refused("permission denied on \(socketPath): run as root or as a member of the group stillroom")
+            }
+            throw .unreachable("\(socketPath): \(error.reason)")
         }
         // A guard against a wedged daemon, not a timing: the daemon answers within one loop iteration.
         var limit = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let id = Int(getpid())
         let line = ControlCodec.encode(ControlRequest(id: id, command))
-        let written = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let written = retryingOnInterrupt { line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
         // A refused peer finds the connection closed under its request; the refusal is waiting to be read.
-        let sendFailure = written == line.count ? nil : String(cString: strerror(errno))
+        let sendFailure = written == line.count ? nil : SystemError("send").reason
         var framer = LineFramer(limit: 16 << 20)
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = recv(fd, &chunk, chunk.count, 0)
-            if count < 0 && errno == EINTR { continue }
+            let count = retryingOnInterrupt { recv(fd, &chunk, chunk.count, 0) }
             guard count > 0 else {
                 throw .broken(sendFailure.map { "could not send the request: \($0)" } ?? "the daemon closed the connection without answering")
             }

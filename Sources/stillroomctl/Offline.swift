@@ -3,6 +3,7 @@ import ControlProtocol
 import Glibc
 import SQLiteStore
 import StillroomCore
+import SystemCalls
 
 /// A failure answering from the files: what to do, and the exit status. Printed, it is its message.
 struct OfflineError: Error, CustomStringConvertible {
@@ -145,8 +146,7 @@ struct Offline {
         }
         checks.append(storageCheck())
         checks.append(dataStorageCheck())
-        var info = statvfs()
-        let free = statvfs(invocation.dataDirectory, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
+        let free = Files.availableBytes(invocation.dataDirectory) ?? 0
         checks.append(DoctorReport.Check("disk space", ok: free >= 64 << 20, detail: "\(free >> 20) MB free", fix: "remove downloaded sessions to make room"))
         return DoctorReport(checks: checks, ok: false).json
     }
@@ -154,9 +154,12 @@ struct Offline {
     /// Whether the data folder outlives a power-off (not in RAM: the data partition mounted).
     func dataStorageCheck() -> DoctorReport.Check {
         let path = invocation.dataDirectory
-        let magic = stillroom_file_system_type(path)
-        let verdict = magic != 0 ? DataStorageVerdict(fileSystemMagic: UInt32(truncatingIfNeeded: magic), path: path)
-                                 : DataStorageVerdict(path: path, unknownBecause: String(cString: strerror(errno)))
+        let verdict: DataStorageVerdict
+        do throws(SystemError) {
+            verdict = DataStorageVerdict(fileSystemMagic: try Files.fileSystemType(path), path: path)
+        } catch {
+            verdict = DataStorageVerdict(path: path, unknownBecause: error.reason)
+        }
         return DoctorReport.Check("data storage", ok: verdict.ok, detail: verdict.detail, fix: verdict.fix)
     }
 
@@ -164,11 +167,12 @@ struct Offline {
     /// refuses writes while access(2) still says yes).
     func storageCheck() -> DoctorReport.Check {
         let probe = invocation.dataDirectory + "/.write-probe"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let problem = fd >= 0 ? nil : String(cString: strerror(errno))
-        if fd >= 0 {
-            close(fd)
+        var problem: String?
+        do throws(SystemError) {
+            try FileDescriptor.open(probe, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600).close()
             unlink(probe)
+        } catch {
+            problem = error.reason
         }
         return DoctorReport.Check("storage", ok: problem == nil,
                                   detail: problem.map { "\(invocation.dataDirectory) cannot be written: \($0)" } ?? "\(invocation.dataDirectory) can be written",
@@ -204,18 +208,11 @@ struct Offline {
     func readFile(_ path: String) throws -> [UInt8] { try Self.readFile(path) }
 
     static func readFile(_ path: String) throws -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            throw OfflineError(message: "\(path): \(String(cString: strerror(errno)))", status: .failed)
+        do throws(SystemError) {
+            return try Files.readAll(path, limit: 64 << 20) // a catalog or a transcript: far below this
+        } catch {
+            throw OfflineError(message: "\(path): \(error.reason)", status: .failed)
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        return bytes
     }
 }
 

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// `stillroomctl update install FILE|URL` and `update status` (docs/updates.md, "Installing from the CLI").
 /// The install is asked of the daemon, which alone decides the restart; this follows its progress until
@@ -25,7 +26,7 @@ struct UpdateCommand {
             source = given.hasPrefix("/") ? given : CommandRunner.currentDirectory() + "/" + given
             // Said here, where the owner typed it: the daemon cannot see every folder (root's home, for one).
             var info = stat()
-            guard stat(source, &info) == 0 else { fail("\(given): \(String(cString: strerror(errno)))", .failed) }
+            guard stat(source, &info) == 0 else { fail("\(given): \(SystemError("stat").reason)", .failed) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { fail("\(given) is not a file", .failed) }
         }
         var result = ask(.update(.install(source: source)))

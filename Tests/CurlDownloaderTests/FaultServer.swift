@@ -6,6 +6,7 @@
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 final class FaultServer {
     enum Fault: Equatable {

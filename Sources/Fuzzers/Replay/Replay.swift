@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 #if FUZZING
 import CFuzzerDriver
 #endif
@@ -41,38 +42,20 @@ public enum FuzzReplay {
 
     /// A file, or every file in a folder (names starting with "." left out, as `.keep`).
     private static func replay(_ path: String, _ body: ([UInt8]) -> Void, problems: inout [String]) -> Int {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            problems.append("\(path): \(String(cString: strerror(errno)))")
+        do throws(SystemError) {
+            guard let info = Files.status(path) else { throw SystemError("stat", path: path) }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                var count = 0
+                for name in try Files.listDirectory(path) where !name.hasPrefix(".") {
+                    count += replay(path + "/" + name, body, problems: &problems)
+                }
+                return count
+            }
+            body(try Files.readAll(path, limit: 64 << 20)) // corpus entries are kilobytes
+            return 1
+        } catch {
+            problems.append("\(path): \(error.reason)")
             return 0
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            guard let directory = opendir(path) else {
-                problems.append("\(path): \(String(cString: strerror(errno)))")
-                return 0
-            }
-            defer { closedir(directory) }
-            var count = 0
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasPrefix(".") { continue }
-                count += replay(path + "/" + name, body, problems: &problems)
-            }
-            return count
-        }
-        guard let file = fopen(path, "rb") else {
-            problems.append("\(path): \(String(cString: strerror(errno)))")
-            return 0
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let got = fread(&chunk, 1, chunk.count, file)
-            if got <= 0 { break }
-            bytes += chunk[..<got]
-        }
-        body(bytes)
-        return 1
     }
 }
