@@ -150,8 +150,8 @@ def main():
     if only and os.environ.get("CI") == "true":
         print("system-test: STILLROOM_SYSTEM_TEST_ONLY is set, and under CI every scenario must run", file=sys.stderr)
         return 1
-    if only and only != ["wifi"]:
-        print("system-test: STILLROOM_SYSTEM_TEST_ONLY knows only 'wifi'", file=sys.stderr)
+    if only and only not in (["wifi"], ["screen"]):
+        print("system-test: STILLROOM_SYSTEM_TEST_ONLY knows only 'wifi' and 'screen'", file=sys.stderr)
         return 2
 
     # ---- boot 1 ------------------------------------------------------------------------------------------
@@ -567,6 +567,47 @@ def main():
         check(distinct > 8, "the screen is nearly uniform (%d colours): nothing drawn" % distinct)
         return "%s at %dx%d: every pixel is the daemon's own frame (%d colours sampled)" % (drm[0], width, height, distinct)
 
+    def late_screen():
+        """A screen whose driver loads after the daemon started (on a slow boot udev can load the KMS driver
+        after the daemon): the driver and, when nothing else holds it, the DRM core are unloaded, the daemon
+        started (its unit loads the DRM core first, so its device filter can name char-drm), and the driver
+        loaded again. The same daemon, never restarted, draws its first frame on the card."""
+        card = "/sys/class/drm/card0/device"
+        module = box.out("basename $(readlink -f %s/driver/module)" % card)
+        pci = box.out("basename $(readlink -f %s)" % card)
+        driver = box.out("basename $(readlink -f %s/driver)" % card)
+        box.out("systemctl stop stillroom.service")
+        # Unbinding first lets the module go even with the console on its frame buffer.
+        box.out("echo %s > /sys/bus/pci/drivers/%s/unbind" % (pci, driver))
+        status, output = box.run("modprobe -r %s" % module)
+        check(status == 0, "modprobe -r %s: %s" % (module, output))
+        check(box.run("ls /dev/dri/card* 2>/dev/null")[0] != 0, "a DRM card is still there after unloading %s" % module)
+        drm_core_left = box.run("grep -qw drm /proc/devices")[0] == 0
+        report.figure("late_screen.drm_core_loaded_before_the_daemon", drm_core_left)
+        box.out("systemctl start stillroom.service")  # Type=notify: returns at READY=1
+        pid = box.service()["MainPID"]
+        invocation = "_SYSTEMD_INVOCATION_ID=$(systemctl show -p InvocationID --value stillroom.service)"
+        journal = lambda: box.out("journalctl -b %s -o cat --no-pager" % invocation)
+        check("until one appears in /dev/dri" in journal(), "the daemon did not say it waits for a screen: %s" % journal()[-600:])
+        status = json.loads(box.out("stillroomctl status --json"))
+        check(status.get("screen") == "none", "screen %s before the driver loaded" % status.get("screen"))
+        check(box.run("grep -qw drm /proc/devices")[0] == 0, "the DRM core is not loaded after the daemon started")
+        loaded_at = time.monotonic()
+        box.out("modprobe %s" % module)
+        box.wait_until("the first frame on the late screen", lambda: "screen: first frame shown" in journal(), 120, interval=1.0)
+        took = time.monotonic() - loaded_at
+        report.figure("late_screen.driver_loaded_to_first_frame_host_seconds", round(took, 1))
+        after = box.service()
+        check(after["MainPID"] == pid, "the daemon was restarted (%s → %s)" % (pid, after["MainPID"]))
+        devices = box.open_devices(pid)
+        check(any(d.startswith("/dev/dri/card") for d in devices), "the daemon holds no card open: %s" % devices)
+        status = json.loads(box.out("stillroomctl status --json"))
+        check(status.get("screen") in ("on", "dim", "off"), "screen %s after the driver loaded" % status.get("screen"))
+        state["devices"], state["pid"] = devices, pid
+        lines = [line for line in journal().splitlines() if line.startswith("display:") or line.startswith("screen:")]
+        return "%s unloaded (DRM core loaded again by the unit: %s), the daemon started without a screen; %s loaded → " \
+               "first frame %.1f s later, same daemon: %s" % (module, not drm_core_left, module, took, " | ".join(lines)[-400:])
+
     def watchdog_restart():
         props = box.service()
         pid, restarts = props["MainPID"], int(props["NRestarts"])
@@ -773,7 +814,12 @@ def main():
     try:
         if only:
             if report.scenario("boot to READY=1", boot_to_ready):
-                run_wifi()
+                if only == ["wifi"]:
+                    run_wifi()
+                else:
+                    report.scenario("service hardening as running", hardening)
+                    if report.scenario("a screen whose driver loads after the daemon", late_screen):
+                        report.scenario("screen: the daemon draws on bochs DRM (screendump)", screen)
             return finish(report, report_path)
         if report.scenario("boot to READY=1", boot_to_ready):
             report.scenario("read-only root, data partition, volatile journal", appliance_layout)
@@ -785,6 +831,8 @@ def main():
                             ssh_maintenance)
             run_wifi()
             report.scenario("screen: the daemon draws on bochs DRM (screendump)", screen)
+            if report.scenario("a screen whose driver loads after the daemon", late_screen):
+                report.scenario("screen: the late screen shows the daemon's frame (screendump)", screen)
             if display_cost_seconds:
                 report.scenario("the screen's CPU cost on this CPU (figure)", display_cost)
             if report.scenario("PLAY (uinput) → audio on the loopback", play_audio) and \
