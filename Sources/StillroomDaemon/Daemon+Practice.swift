@@ -14,27 +14,18 @@ extension Daemon {
         perform(effects)
     }
 
-    /// Keeps the ledger in step with the player: checkpoints write the run, leaving a session closes it,
-    /// a long pause closes it too. Returns the ledger's saves, for the caller to keep in the same
-    /// transaction as the player's checkpoint, and whether a session was left (a quiet moment).
+    /// Keeps the ledger in step with the player (`PracticeLedger.follow`) and arms the long-pause timer as
+    /// it says. Returns the ledger's saves, for the caller to keep in the same transaction as the player's
+    /// checkpoint, and whether a session was left (a quiet moment).
     func ledgerFollowsPlayer(checkpointed: Bool) -> (saves: [PracticeLedger.Effect], sessionLeft: Bool) {
-        switch player.phase {
-        case .playing:
-            runPauseTimer.cancel()
-            return (checkpointed ? ledger.checkpoint(wall: wallMilliseconds) : [], false)
-        case .paused:
-            let saves = checkpointed ? ledger.checkpoint(wall: wallMilliseconds) : []
-            if ledger.open != nil && !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
-            return (saves, false)
-        case .loading:
-            runPauseTimer.cancel()
-            if let open = ledger.open, open.record.sessionID != player.sessionID { return (ledger.close(wall: wallMilliseconds), false) }
-            return ([], false)
-        case .idle, .ended, .failed:
-            runPauseTimer.cancel()
-            guard ledger.open != nil else { return ([], false) }
-            return (ledger.close(wall: wallMilliseconds), true)
+        let following = ledger.follow(player.phase, sessionID: player.sessionID, checkpointed: checkpointed, wall: wallMilliseconds)
+        switch following.pauseTimer {
+        case .cancel: runPauseTimer.cancel()
+        case .armUnlessArmed:
+            if !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
+        case .leave: break
         }
+        return (following.saves, following.sessionLeft)
     }
 
     /// Accepting a resume offer continues the session's latest run when it is not complete.
