@@ -77,11 +77,7 @@ enum FileSystem {
     }
 
     /// The directory part of `path` ("." when there is none).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
-    }
+    static func directory(of path: String) -> String { Files.parent(of: path) }
 
     /// fsyncs a directory so that entries created or renamed in it are durable.
     static func syncDirectory(_ directory: String, operation: String) throws(StoreError) {

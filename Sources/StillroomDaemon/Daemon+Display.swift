@@ -5,6 +5,7 @@ import DisplayPipeline
 import EventLoop
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// The screen: opened at start, or — a DRM screen whose driver is not loaded yet — as soon as its card
 /// appears. At boot the daemon does not wait for udev to finish loading drivers: the sound, the controls
@@ -56,11 +57,9 @@ extension Daemon {
     /// Watches `directory` for a card node (made by the kernel, then given its group by udev: both are
     /// changes), or, while the folder itself is missing (no KMS driver loaded at all), its parent for it.
     private func waitForDRMCard(in directory: String) {
-        let slash = directory.lastIndex(of: "/")
-        let parent = slash.map { $0 == directory.startIndex ? "/" : String(directory[..<$0]) } ?? "."
-        let name = slash.map { String(directory[directory.index(after: $0)...]) } ?? directory
+        let parent = Files.parent(of: directory), name = Files.name(of: directory)
         do {
-            if access(directory, F_OK) == 0 {
+            if Files.status(directory) != nil {
                 displayWatcher = try DirectoryWatcher(loop: loop, path: directory, changes: [.created, .attributes]) { [unowned self] names in
                     if names.contains(where: { $0.hasPrefix("card") }) { retryDisplay(reason: "a DRM card appeared") }
                 }

@@ -11,6 +11,7 @@ import Glibc
 import MPG123Decoder
 import SQLiteStore
 import StillroomCore
+import SystemCalls
 
 /// The appliance: wires the pure core to the adapters and runs the event loop.
 ///
@@ -252,9 +253,9 @@ public final class Daemon {
     private static func checkPaths(_ options: DaemonOptions) throws(StartupError) {
         try Directories.checkReadable(options.contentDirectory, purpose: "content directory")
         try Directories.checkReadableFile(options.contentDirectory + "/catalog.json", purpose: "catalog")
-        try Directories.prepareWritable(Directories.parent(of: options.socketPath), purpose: "socket directory")
+        try Directories.prepareWritable(Files.parent(of: options.socketPath), purpose: "socket directory")
         if case .png(let path, _) = options.display {
-            try Directories.prepareWritable(Directories.parent(of: path), purpose: "screenshot directory")
+            try Directories.prepareWritable(Files.parent(of: path), purpose: "screenshot directory")
         }
         if options.input != .none {
             try Directories.checkReadableFile(options.boardFile, purpose: "board file")

@@ -39,12 +39,6 @@ enum Directories {
         }
     }
 
-    /// The folder that holds `path` ("." for a bare name).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     private static func makeDirectories(_ path: String, purpose: String) throws(StartupError) {
         do throws(SystemError) {
             try Files.makeDirectories(path, mode: 0o750)

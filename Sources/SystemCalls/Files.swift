@@ -71,6 +71,17 @@ public enum Files {
         guard unlink(path) == 0 || errno == ENOENT else { throw SystemError("unlink", path: path) }
     }
 
+    /// The folder that holds `path` ("." for a bare name, "/" for an entry of the root).
+    public static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path` (all of it for a bare name).
+    public static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
     /// stat(2) (following symlinks), or nil when there is nothing there.
     public static func status(_ path: String) -> stat? {
         var info = stat()

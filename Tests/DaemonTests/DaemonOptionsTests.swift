@@ -60,6 +60,7 @@ import Testing
         (["--data-dir="], "--data-dir needs a non-empty path"),
         (["--display", "hdmi"], "--display: expected drm[:DIR], png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"hdmi\""),
         (["--display", "png:"], "--display png: needs a path, as in png:/tmp/screen.png"),
+        (["--display", "drm:"], "--display: expected drm[:DIR], png:PATH, png@WxH:PATH, memory[@WxH] or none, got \"drm:\""),
         (["--input", "mouse"], "--input: expected gpio, evdev, terminal or none, got \"mouse\""),
         (["--audio-device="], "--audio-device needs a PCM name"),
         (["--content-dir", "a\u{7}b"], "--content-dir: the path contains control characters"),

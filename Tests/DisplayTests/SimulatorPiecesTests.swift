@@ -28,6 +28,10 @@ import Testing
 
     @Test func displaySpecsParse() throws {
         #expect(try DisplaySpec(parsing: "drm") == .drm())
+        #expect(try DisplaySpec(parsing: "drm:/tmp/dri") == .drm(directory: "/tmp/dri"))
+        #expect(try DisplaySpec(parsing: "drm:/tmp/dri").description == "drm:/tmp/dri")
+        #expect(try DisplaySpec(parsing: "drm:/dev/dri").description == "drm")
+        #expect(throws: DisplayError.self) { try DisplaySpec(parsing: "drm:") }
         #expect(try DisplaySpec(parsing: "none") == DisplaySpec.none)
         #expect(try DisplaySpec(parsing: "memory") == .memory(size: PixelSize(width: 800, height: 480)))
         #expect(try DisplaySpec(parsing: "memory@480x320").description == "memory@480x320")

@@ -80,4 +80,13 @@ import Testing
         #expect(!Files.isRegularFile(path + ".tmp"))
         try Files.syncDirectory(directory.path)
     }
+
+    @Test func aPathsParentAndName() {
+        #expect(Files.parent(of: "/dev/dri") == "/dev")
+        #expect(Files.parent(of: "/dev") == "/")
+        #expect(Files.parent(of: "card0") == ".")
+        #expect(Files.parent(of: "run/control.sock") == "run")
+        #expect(Files.name(of: "/dev/dri") == "dri")
+        #expect(Files.name(of: "card0") == "card0")
+    }
 }
