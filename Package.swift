@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore", "SystemCalls"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
-        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "SystemCalls"]),
+        .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "MonotonicTime", "SystemCalls"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
@@ -127,7 +127,7 @@ let package = Package(
         .target(name: "CCrashVFS", dependencies: ["CSQLite"], path: "Tests/CCrashVFS"),
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "TestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "DeviceFakes", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["EspeakSpeech", "Resampling", "TestSupport"]),

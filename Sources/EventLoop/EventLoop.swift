@@ -6,9 +6,11 @@ import SystemCalls
 /// One thread, one epoll: every source of work is a file descriptor in this loop.
 ///
 /// Each iteration waits in epoll_wait, then reads the clocks once (`now`, `wallNow`) and dispatches the
-/// ready descriptors. Timers are kept in two queues, each behind one timerfd: monotonic timers, and
-/// wall-clock timers whose timerfd uses TFD_TIMER_CANCEL_ON_SET so a set clock (time sync, manual change)
-/// is noticed. Not thread-safe: everything but `wake()` must be called on the loop's thread.
+/// ready descriptors. Timers are kept in two queues. On the kernel's clocks each queue sits behind one
+/// timerfd: monotonic timers, and wall-clock timers whose timerfd uses TFD_TIMER_CANCEL_ON_SET so a set
+/// clock (time sync, manual change) is noticed. On a manual clock (`init(clock:)`, tests on virtual time)
+/// there are no timerfds: each iteration fires the timers the clock has made due, and waits only for
+/// descriptors. Not thread-safe: everything but `wake()` must be called on the loop's thread.
 public final class EventLoop {
     /// The monotonic time read when the current iteration woke up.
     public private(set) var now: MonotonicInstant
@@ -22,8 +24,12 @@ public final class EventLoop {
     private var nextGeneration: UInt32 = 1
     private var stopRequested = false
 
-    private let monotonicTimerFD: TimerFD
-    private let wallTimerFD: TimerFD
+    /// The clock every reading comes from (the kernel's, or a manual one under test).
+    private let clock: LoopClock
+    /// The timerfds, on the kernel's clocks only: a manual clock's time never has to be waited for.
+    private let monotonicTimerFD: TimerFD?
+    private let wallTimerFD: TimerFD?
+    private var wallSetsSeen: UInt64 = 0
     var monotonicQueue = TimerQueue<MonotonicInstant>()
     var wallQueue = TimerQueue<Date>()
     private var armedMonotonic: MonotonicInstant?
@@ -46,19 +52,31 @@ public final class EventLoop {
 
     /// `timeWarpFactor` > 1 makes `now`, `wallNow` and every timer run that many times faster than the
     /// kernel's clocks (simulated devices only: real hardware keeps real time).
-    public init(timeWarpFactor: Int64 = 1) throws(SystemError) {
-        epoll = try Epoll()
-        monotonicTimerFD = try TimerFD(clock: CLOCK_MONOTONIC)
-        wallTimerFD = try TimerFD(clock: CLOCK_REALTIME)
-        wakeFD = try EventFD()
-        timeWarp = timeWarpFactor == 1 ? .none
+    public convenience init(timeWarpFactor: Int64 = 1) throws(SystemError) {
+        let warp = timeWarpFactor == 1 ? TimeWarp.none
             : TimeWarp(factor: timeWarpFactor, monotonicOrigin: SystemClocks.monotonicNanoseconds(),
                        wallOrigin: SystemClocks.wallNanoseconds())
+        try self.init(clock: KernelClock(timeWarp: warp))
+    }
+
+    /// A loop on `clock`. With a clock other than the kernel's (a manual one), time moves only when the
+    /// clock is moved: each iteration fires what is due by then, and nothing ever waits for a deadline.
+    public init(clock: LoopClock) throws(SystemError) {
+        epoll = try Epoll()
+        self.clock = clock
+        let kernel = clock as? KernelClock
+        monotonicTimerFD = kernel == nil ? nil : try TimerFD(clock: CLOCK_MONOTONIC)
+        wallTimerFD = kernel == nil ? nil : try TimerFD(clock: CLOCK_REALTIME)
+        wakeFD = try EventFD()
+        timeWarp = kernel?.timeWarp ?? .none
+        wallSetsSeen = clock.wallSets
         now = .zero
         wallNow = Date(timeIntervalSince1970: 0)
         readClocks()
-        _ = try register(monotonicTimerFD.fd, events: .readable) { [unowned self] _ in monotonicTimerFired() }
-        _ = try register(wallTimerFD.fd, events: .readable) { [unowned self] _ in wallTimerFired() }
+        if let monotonicTimerFD, let wallTimerFD {
+            _ = try register(monotonicTimerFD.fd, events: .readable) { [unowned self] _ in monotonicTimerFired() }
+            _ = try register(wallTimerFD.fd, events: .readable) { [unowned self] _ in wallTimerFired() }
+        }
         _ = try register(wakeFD.fd, events: .readable) { [unowned self] _ in
             wakeFD.consume()
             wakeHandler?()
@@ -141,7 +159,7 @@ public final class EventLoop {
     public func runOnce(timeout: Duration? = nil) throws(SystemError) -> Int {
         try armTimerFDs()
         let milliseconds: Int32
-        if clockChangePending {
+        if clockChangePending || virtualTimersDue {
             milliseconds = 0
         } else if let timeout {
             let nanos = max(0, timeout.totalNanoseconds)
@@ -152,11 +170,16 @@ public final class EventLoop {
         let ready = try epoll.wait(timeoutMilliseconds: milliseconds)
         readClocks()
         var dispatched = 0
+        if clock.wallSets != wallSetsSeen {
+            wallSetsSeen = clock.wallSets
+            clockChangePending = true
+        }
         if clockChangePending {
             clockChangePending = false
             clockWasSet()
             dispatched += 1
         }
+        if monotonicTimerFD == nil { dispatched += fireVirtualTimers() }
         for (events, data) in ready {
             let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: data))
             let generation = UInt32(truncatingIfNeeded: data >> 32)
@@ -171,9 +194,31 @@ public final class EventLoop {
     }
 
     private func readClocks() {
-        now = MonotonicInstant(nanoseconds: UInt64(max(0, timeWarp.monotonic(fromReal: SystemClocks.monotonicNanoseconds()))))
-        wallNow = SystemClocks.date(nanoseconds: timeWarp.wall(fromReal: SystemClocks.wallNanoseconds()))
+        now = clock.now
+        wallNow = clock.wallNow
     }
+
+    /// On a manual clock: whether a timer is already due, so the iteration must not wait.
+    private var virtualTimersDue: Bool {
+        guard monotonicTimerFD == nil else { return false }
+        if clock.wallSets != wallSetsSeen { return true }
+        let (monotonic, wall) = (clock.now, clock.wallNow)
+        return monotonicQueue.earliest.map { $0 <= monotonic } == true || wallQueue.earliest.map { $0 <= wall } == true
+    }
+
+    /// On a manual clock: fires the timers due at this iteration's readings (what the timerfds do on the
+    /// kernel's clocks). Returns how many fired.
+    private func fireVirtualTimers() -> Int {
+        let due = monotonicQueue.fireDue(at: now) + wallQueue.fireDue(at: wallNow)
+        for fire in due { fire() }
+        return due.count
+    }
+
+    /// The earliest monotonic deadline waiting, if any (a manual clock's driver moves time to it).
+    public var nextDeadline: MonotonicInstant? { monotonicQueue.earliest }
+
+    /// The earliest wall-clock deadline waiting, if any.
+    public var nextWallDeadline: Date? { wallQueue.earliest }
 
     /// Runs until `stop()` is called from a handler.
     public func run() throws(SystemError) {
@@ -197,6 +242,7 @@ public final class EventLoop {
     }
 
     private func armTimerFDs() throws(SystemError) {
+        guard let monotonicTimerFD else { return }
         let nextMonotonic = monotonicQueue.earliest
         if nextMonotonic != armedMonotonic {
             if let deadline = nextMonotonic {
@@ -212,6 +258,7 @@ public final class EventLoop {
 
     /// The wall timerfd stays armed even with no wall timer (at a far deadline), so clock jumps are seen.
     private func armWallTimerFD() throws(SystemError) {
+        guard let wallTimerFD else { return }
         let earliest = wallQueue.earliest
         let seconds = earliest?.timeIntervalSince1970 ?? 4_000_000_000 // year 2096: "never", still armed
         let warped = Int64(max(0, min(seconds, 9e9)) * 1e9) // capped where nanoseconds still fit an Int64
@@ -228,13 +275,13 @@ public final class EventLoop {
     }
 
     private func monotonicTimerFired() {
-        _ = monotonicTimerFD.consume()
+        _ = monotonicTimerFD?.consume()
         armedMonotonic = nil // the kernel disarmed it; re-arm for what is left in prepare
         for fire in monotonicQueue.fireDue(at: now) { fire() }
     }
 
     private func wallTimerFired() {
-        let expiry = wallTimerFD.consume()
+        guard let expiry = wallTimerFD?.consume() else { return }
         armedWall = nil
         if expiry == .clockWasSet {
             clockWasSet()

@@ -117,7 +117,9 @@ public final class Daemon {
     /// Held for the life of the process: no second daemon on this data folder.
     private let dataLock: DataDirectoryLock
 
-    public init(options: DaemonOptions, environment: [String: String], logger: Logger) throws(StartupError) {
+    /// `loop`: the loop to run on instead of one on the kernel's clocks (tests on virtual time, which drive
+    /// it themselves: no signals are routed then, since the process's signals are not the daemon's).
+    public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil) throws(StartupError) {
         self.options = options
         self.logger = logger
         try Self.checkPaths(options)
@@ -125,7 +127,7 @@ public final class Daemon {
         // A folder that cannot be used guards nothing (the box runs on in memory); one in use is refused.
         dataLock = try DataDirectoryLock.acquire(in: options.dataDirectory, required: dataProblem == nil)
         do {
-            loop = try EventLoop(timeWarpFactor: options.timeWarp)
+            loop = try given ?? EventLoop(timeWarpFactor: options.timeWarp)
         } catch {
             throw StartupError("cannot create the event loop: \(error)")
         }
@@ -168,10 +170,12 @@ public final class Daemon {
         } catch {
             throw StartupError("\(error)")
         }
-        do {
-            try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in handle(signal: signal) }
-        } catch {
-            throw StartupError("cannot route signals: \(error)")
+        if given == nil {
+            do {
+                try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in handle(signal: signal) }
+            } catch {
+                throw StartupError("cannot route signals: \(error)")
+            }
         }
         startWatchdog()
         chordTimer = loop.makeTimer { [unowned self] in chordTimerFired() }
@@ -193,10 +197,7 @@ public final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
-        notifier.ready(status: "Ready")
-        if storageProblem != nil { announceStorageProblem() }
-        logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
-            + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
+        announceReady()
         do {
             try loop.run()
         } catch {
@@ -207,7 +208,15 @@ public final class Daemon {
         return exitStatus
     }
 
-    private func handle(signal: Int32) {
+    /// READY=1, what the first moments must say, and the log's line: PLAY is real from here.
+    public func announceReady() {
+        notifier.ready(status: "Ready")
+        if storageProblem != nil { announceStorageProblem() }
+        logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
+            + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
+    }
+
+    func handle(signal: Int32) {
         switch signal {
         case SIGTERM, SIGINT:
             logger.notice("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
@@ -221,7 +230,7 @@ public final class Daemon {
         }
     }
 
-    private func shutDown() {
+    func shutDown() {
         // Where the listener is, exactly, then the checkpoint the power-off would otherwise cost.
         if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
         apply(.shutdown)

@@ -5,22 +5,22 @@ import TestSupport
 import Testing
 
 /// What a playback checkpoint costs the card: one commit (one fsync of the -wal with synchronous=FULL)
-/// holding both the position and the practice run it updates. Counted on the real files of the real
-/// daemon: commits in the -wal (`WriteAheadLog`), checkpoints by the daemon's own log of each one saved.
+/// holding both the position and the practice run it updates. Counted on the real files of the daemon
+/// (in this process, on virtual time): commits in the -wal (`WriteAheadLog`), checkpoints by the daemon's
+/// own log of each one saved.
 @Suite struct CheckpointCommitTests {
-    /// Pauses and waits until the pause's own checkpoint is written (the saved place is where it stopped):
-    /// from then on nothing is written until playing again, so the files can be read between two commits.
-    private func pauseAndSettle(_ harness: DaemonHarness) -> JSONValue {
-        #expect(harness.ctl("pause").status == 0)
-        return statusJSON(harness.waitForStatus {
-            let status = statusJSON($0)
-            return status["state"]?.stringValue == "paused"
+    /// Pauses and lets the pause's own checkpoint be written (the saved place is where it stopped): from
+    /// then on nothing is written until playing again, so the files can be read between two commits.
+    private func pauseAndSettle(_ harness: DrivenDaemon) throws -> JSONValue {
+        #expect(throws: Never.self) { try harness.request(.pause).get() }
+        return try harness.advance(until: { status in
+            status["state"]?.stringValue == "paused"
                 && status["lastCheckpoint"]?["position"]?.doubleValue == status["position"]?.doubleValue
-        })
+        }, within: .seconds(5))
     }
 
     /// Commits in the -wal, read while the daemon is paused.
-    private func commits(_ harness: DaemonHarness) throws -> WriteAheadLog {
+    private func commits(_ harness: DrivenDaemon) throws -> WriteAheadLog {
         let path = harness.dataDirectory + "/stillroom.db"
         return try #require(WriteAheadLog(path: path + "-wal"), "no -wal beside \(path)")
     }
@@ -47,32 +47,30 @@ import Testing
     }
 
     @Test func eachCheckpointIsOneCommitHoldingThePracticeRunToo() throws {
-        // Clocks 5 times fast: a checkpoint every 2 s of real time on the paced (simulated) speaker, and
-        // minutes of slack for a loaded machine's slow polls before the session nears its end.
-        let harness = DaemonHarness(content: RepositoryPaths.content, extraArguments: ["--time-warp", "5", "--verbose"])
-        harness.start()
-        defer { harness.stop() }
-        #expect(harness.ctl("play", "steady-breath").status == 0)
+        let harness = DrivenDaemon(content: RepositoryPaths.content, extraArguments: ["--verbose"])
+        try harness.start()
+        #expect(throws: Never.self) { try harness.request(.play(session: "steady-breath")).get() }
         // Past the first 10 s heard, where the run is first inserted (a write of its own, once per run).
-        _ = harness.waitForStatus { (statusJSON($0)["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= 20 }
-        let first = pauseAndSettle(harness)
+        try harness.advance(until: { ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= 20 }, within: .seconds(60))
+        let first = try pauseAndSettle(harness)
         let before = try commits(harness)
         let from = try #require(first["lastCheckpoint"]?["position"]?.doubleValue)
 
-        #expect(harness.ctl("resume").status == 0)
+        #expect(throws: Never.self) { try harness.request(.resume).get() }
         // Five periodic checkpoints or more, well before 90 % of the five minutes, where completion is
         // written at once (a write of its own: the count would not be one a checkpoint then).
-        _ = harness.waitForStatus { (statusJSON($0)["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= from + 50 }
-        let second = pauseAndSettle(harness)
+        try harness.advance(until: { ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= from + 50 }, within: .seconds(120))
+        let second = try pauseAndSettle(harness)
         let after = try commits(harness)
-        try #require((second["position"]?.doubleValue ?? 300) < 250, "the polls were too slow: the session neared its end")
+        try #require((second["position"]?.doubleValue ?? 300) < 250, "the session neared its end")
 
-        try #require(after.salt == before.salt, "the -wal restarted in between (a checkpoint of the WAL): run again")
+        try #require(after.salt == before.salt, "the -wal restarted in between (a checkpoint of the WAL)")
         let commits = after.commits - before.commits
         // And those commits kept the practice run up to date: one run, all that was heard, up to the pause.
-        let kept = PracticeKept(harness)
+        let kept = harness.practiceKept
         let stoppedAt = try #require(second["position"]?.doubleValue)
-        let checkpoints = checkpointsBetweenPauses(harness.stop().log)
+        harness.stop()
+        let checkpoints = checkpointsBetweenPauses(harness.log)
         #expect(checkpoints >= 5, "only \(checkpoints) checkpoints were written")
         // The old behaviour, a commit for the position and another for the practice run, made twice as many.
         #expect(commits == checkpoints, "\(commits) commits for \(checkpoints) checkpoints")

@@ -9,7 +9,10 @@ struct PracticeKept {
     var silentSeconds = 0.0
 
     init(_ harness: DaemonHarness) {
-        let csv = harness.ctl("history", "export", "--format", "csv").stdout
+        self.init(csv: harness.ctl("history", "export", "--format", "csv").stdout)
+    }
+
+    init(csv: String) {
         let rows = csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst()
             .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let session = 1, listening = 8 // session_id, listening_seconds (PracticeHistory.csvColumns)
