@@ -25,11 +25,12 @@ import Testing
         Int(String(cString: getenv("STILLROOM_TORTURE_CYCLES") ?? strdup("50"))) ?? 50
     }
 
-    /// `STILLROOM_TORTURE_WARP=N` (bench/torture) runs the daemon's clocks N times fast (`--time-warp`) and
-    /// shortens every wait to match, so a thousand cuts take minutes: what is measured is in the daemon's
-    /// time (seconds heard, checkpoints every 10 s of it), the kills and restarts stay real.
+    /// `STILLROOM_TORTURE_WARP=N` runs the daemon's clocks N times fast (`--time-warp`) and shortens every
+    /// wait to match: what is measured is in the daemon's time (seconds heard, checkpoints every 10 s of
+    /// it), the kills and restarts stay real. 4 by default, so the 50 cuts of scripts/test take about a
+    /// minute instead of four; bench/torture runs a thousand at 10; 1 runs them in real time.
     var warp: Double {
-        Double(String(cString: getenv("STILLROOM_TORTURE_WARP") ?? strdup("1"))) ?? 1
+        Double(String(cString: getenv("STILLROOM_TORTURE_WARP") ?? strdup("4"))) ?? 4
     }
 
     /// Listens (or waits in a pause) for `seconds` of the daemon's time. This is the torture's random
