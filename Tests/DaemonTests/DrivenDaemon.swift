@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceFakes
+import FoundationEssentials
 import Glibc
 import StillroomCore
 import StillroomDaemon
@@ -17,15 +18,20 @@ final class DrivenDaemon {
     let directory: TemporaryDirectory
     let content: String
     var extraArguments: [String]
-    let clock = ManualClock()
+    /// The daemon's environment (TZ for its local time).
+    var environment: [String: String]
+    let clock: ManualClock
     private(set) var virtual: VirtualLoop?
     private(set) var daemon: Daemon?
     private var logFD: Int32 = -1
     private var nextRequestID = 1
 
-    init(content: String? = nil, extraArguments: [String] = []) {
+    /// `wallNow`: where the box's wall clock starts (ManualClock's default otherwise).
+    init(content: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], wallNow: Date? = nil) {
         directory = TemporaryDirectory("stillroom-driven")
         self.extraArguments = extraArguments
+        self.environment = environment
+        clock = wallNow.map { ManualClock(wallNow: $0) } ?? ManualClock()
         self.content = content ?? DaemonHarness.makeSweepContent(in: directory)
     }
 
@@ -52,7 +58,7 @@ final class DrivenDaemon {
         logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         let loop = try VirtualLoop(clock: clock)
         virtual = loop
-        daemon = try Daemon(options: options, environment: [:], logger: Logger(fd: logFD, threshold: .debug), loop: loop.loop)
+        daemon = try Daemon(options: options, environment: environment, logger: Logger(fd: logFD, threshold: .debug), loop: loop.loop)
         daemon?.announceReady()
         try loop.settle()
     }

@@ -1,62 +1,37 @@
+import ControlProtocol
+import FoundationEssentials
 import Glibc
 import StillroomCore
 import TestSupport
 import Testing
 
-/// Reminders through the real daemon. Nothing here has to happen within a real-time window: the daemon's
-/// clocks run fast (`--time-warp`), the reminder is aimed at a minute checked to be still ahead of the
-/// daemon's own clock, and each step waits for what the daemon reports.
+/// Reminders through the daemon. The session during which a reminder comes due runs in this process on
+/// virtual time (its wall clock set to the evening, the reminder two minutes ahead); the missed and
+/// restarted ones through the real binary, across its restarts.
 @Suite struct ReminderScenarioTests {
-    /// ×5: the five-minute session lasts a minute of real time and the reminder comes due 4-16 real seconds
-    /// after it is set, so a poll loop slowed by a loaded machine still sends the session back long before
-    /// its end (a CI run at ×20 saw it end first: 12 real seconds of margin were not enough there).
-    static let warp = 5
-
-    /// The box's (warped) wall time, as its status reports it.
-    func wallTime(_ harness: DaemonHarness) -> Double? {
-        statusJSON(harness.ctl("status", "--json").stdout)["timeWarp"]?["wallTime"]?.doubleValue
-    }
-
-    func reminder(_ harness: DaemonHarness) -> JSONValue { statusJSON(harness.ctl("reminder", "--json").stdout) }
-
-    /// One try of the scenario: a five-minute session plays; the reminder is set a little ahead; while it
-    /// comes due the session is kept playing (sent back to its start whenever it is past 1:00: four
-    /// warped minutes, 48 real seconds, from its end); once the daemon says the reminder is waiting, the session
-    /// is sent near its end. Returns the log, or nil if the reminder could not be set ahead of the clock.
-    func dueDuringASession() -> (log: String, waitedWhilePlaying: Bool, card: Bool, lastStatus: String)? {
-        let harness = DaemonHarness(content: RepositoryPaths.content, extraArguments: ["--time-warp", String(Self.warp)])
-        // 21:20 local: the night display (21:00-07:00) is on, so the reminder may not sound.
-        let zone = LocalZone(makingLocalSecondOfDay: 21 * 3600 + 20 * 60)
-        harness.start(environment: ["TZ": zone.tz])
-        defer { harness.stop() }
-        #expect(harness.ctl("play", "steady-breath").status == 0)
-        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
-        guard zone.setReminder(lead: 20, wallNow: { wallTime(harness) },
-                               set: { harness.ctl("reminder", "set", $0).status == 0 }) != nil else { return nil }
-        var waitedWhilePlaying = false
-        let lastStatus = harness.waitForStatus(attempts: 6000) { text in
-            let status = statusJSON(text)
-            // An answer that could not be read (a loaded machine) says nothing about the session: ask again.
-            guard let state = status["state"]?.stringValue else { return false }
-            if (status["position"]?.doubleValue ?? 0) > 60 { harness.ctl("seek", "0") }
-            if state != "playing" { return true } // ended after all: the checks below fail
-            guard reminder(harness)["waiting"]?.boolValue == true else { return false }
-            waitedWhilePlaying = statusJSON(harness.ctl("status", "--json").stdout)["state"]?.stringValue == "playing"
-            return true
-        }
-        harness.ctl("seek", "4:55")
-        let card = harness.waitForStatus(attempts: 6000) { _ in reminder(harness)["card"]?.boolValue == true }
-        _ = card
-        let shown = reminder(harness)["card"]?.boolValue == true
-        return (harness.stop().log, waitedWhilePlaying, shown, lastStatus)
-    }
+    /// 21:20 UTC on the box's clock, on the manual clock's day: the night display (21:00-07:00) is on, so
+    /// a reminder may not sound.
+    static let eveningAt2120 = Date(timeIntervalSince1970: Double(1_790_000_000 / 86_400 * 86_400 + 21 * 3600 + 20 * 60))
 
     @Test func aReminderDueDuringASessionWaitsForItsEndAndFallsBackToACard() throws {
-        let tried = try #require(dueDuringASession(), "the reminder could not be set ahead of the daemon's clock")
-        #expect(tried.waitedWhilePlaying, "the reminder was not waiting while the session played; last status \(tried.lastStatus)")
-        #expect(tried.card, "no card after the session ended")
-        #expect(tried.log.contains("reminder: a silent card (sound not allowed now)"))
-        #expect(tried.log.range(ofText: "ended steady-breath") < tried.log.range(ofText: "reminder: a silent card"))
+        let harness = DrivenDaemon(content: RepositoryPaths.content, environment: ["TZ": "UTC0"], wallNow: Self.eveningAt2120)
+        try harness.start()
+        defer { harness.stop() }
+        #expect(throws: Never.self) { try harness.request(.play(session: "steady-breath")).get() }
+        let choice = try ControlCommand.ReminderChoice.parse(time: "21:22", days: nil, style: nil, quiet: nil)
+        #expect(throws: Never.self) { try harness.request(.reminder(.set(choice))).get() }
+        func reminder() -> JSONValue { harness.result(.reminder(.show)) }
+        // Due at 21:22, a minute and a half into the five-minute session: it waits for the session's end.
+        let whileDue = try harness.advance(until: { _ in reminder()["waiting"]?.boolValue == true }, within: .seconds(150))
+        #expect(whileDue["state"]?.stringValue == "playing", "the reminder was not waiting while the session played: \(whileDue)")
+        #expect(reminder()["card"]?.boolValue == false)
+        #expect(throws: Never.self) { try harness.request(.seek(.to(seconds: 295))).get() }
+        try harness.advance(until: { _ in reminder()["card"]?.boolValue == true }, within: .seconds(60))
+        #expect(reminder()["card"]?.boolValue == true, "no card after the session ended")
+        harness.stop()
+        let log = harness.log
+        #expect(log.contains("reminder: a silent card (sound not allowed now)"))
+        #expect(log.range(ofText: "ended steady-breath") < log.range(ofText: "reminder: a silent card"))
     }
 
     @Test func aReminderMissedWhileOffIsShownWithinHalfAnHourAndDroppedAfter() {
