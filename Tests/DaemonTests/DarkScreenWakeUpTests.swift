@@ -3,41 +3,31 @@ import TestSupport
 import Testing
 
 /// With the screen dark the box should wake only for the watchdog (bench/idle measures it). The minute
-/// refresh of the on-screen clock was a second wake-up a minute; it now stops in the dark. Seen from
-/// outside through the kernel: the loop's wall-clock timerfd (the minute timer's) is armed for the next
-/// minute while the screen is lit, and only at the loop's far "never" deadline once it is dark.
+/// refresh of the on-screen clock was a second wake-up a minute; it now stops in the dark. Seen in the
+/// daemon's loop (in this process, on virtual time): a wall-clock timer (the minute's) waits for the next
+/// minute while the screen is lit, and none once it is dark; the loop arms its wall timerfd from exactly
+/// that queue (EventLoopTests), at a far "never" deadline when it is empty.
 @Suite struct DarkScreenWakeUpTests {
     @Test func theMinuteRefreshSleepsWhileTheScreenIsDark() throws {
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         harness.extraArguments = ["--display", "png@320x240:\(harness.directory.file("screen.png"))", "--preview", "off"]
-        harness.start()
-        harness.ctl("settings", "set", "dim-after", "5")
-        harness.ctl("settings", "set", "dark-after", "10")
+        try harness.start()
+        harness.request(.settings(change: .init(key: "dim-after", value: "5")))
+        harness.request(.settings(change: .init(key: "dark-after", value: "10")))
         harness.stop()
-        harness.start() // the dim and dark timers start with the stored settings
-        let pid = try #require(harness.daemon?.pid)
+        try harness.start() // the dim and dark timers start with the stored settings
+        let loop = try #require(harness.virtual?.loop)
 
-        #expect(harness.ctl("status", "--json").stdout.contains(#""screen":"on""#))
-        let lit = try #require(Self.wallTimerSecondsLeft(pid: pid))
-        #expect(lit <= 60)
+        #expect(harness.status()["screen"]?.stringValue == "on")
+        let lit = try #require(loop.nextWallDeadline, "no wall-clock timer while the screen is lit").timeIntervalSince(loop.wallNow)
+        #expect(lit > 0 && lit <= 60)
 
-        // The dark timer fires 10 s after the start; the poll gives up after a minute (a guard, not a timing).
-        let status = harness.waitForStatus(attempts: 600) { $0.contains(#""screen":"off""#) }
-        #expect(status.contains(#""screen":"off""#))
-        let dark = try #require(Self.wallTimerSecondsLeft(pid: pid))
-        #expect(dark > 365 * 86_400) // the loop's "no wall timer" deadline, decades away
-        harness.stop()
-    }
-
-    /// Seconds until the daemon's CLOCK_REALTIME timerfd expires, from /proc/PID/fdinfo.
-    static func wallTimerSecondsLeft(pid: pid_t) -> Int? {
-        for fd in 0..<64 {
-            guard let info = try? String(contentsOfProcFile: "/proc/\(pid)/fdinfo/\(fd)"),
-                  info.contains("clockid: 0"), let line = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") }),
-                  let open = line.firstIndex(of: "("), let comma = line.firstIndex(of: ",") else { continue }
-            return Int(String(line[line.index(after: open)..<comma].filter { $0 != " " }))
-        }
-        return nil
+        // The dark timer fires 10 s after the start.
+        let status = try harness.advance(until: { $0["screen"]?.stringValue == "off" }, within: .seconds(60))
+        #expect(status["screen"]?.stringValue == "off")
+        #expect(loop.nextWallDeadline == nil, "a wall-clock timer still waits in the dark")
+        try harness.advance(by: .seconds(180))
+        #expect(harness.status()["screen"]?.stringValue == "off", "the screen woke by itself")
     }
 }
 
