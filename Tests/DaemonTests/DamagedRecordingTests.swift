@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import StillroomCore
 import TestSupport
@@ -6,10 +7,11 @@ import Testing
 /// A recording damaged in the middle (20 kB of random bytes, as a bad sector or a broken copy leaves it).
 /// The box must say the recording is damaged, keep the place, and not call it finished: it once ran to the
 /// damage and said "Finished", filled the progress bar and cleared the checkpoint.
+/// Through the daemon in this process, on virtual time.
 @Suite struct DamagedRecordingTests {
     /// The harness's content with the 20-second sweep damaged from about 8 s on.
-    func damagedHarness() -> DaemonHarness {
-        let harness = DaemonHarness()
+    func damagedHarness() -> DrivenDaemon {
+        let harness = DrivenDaemon()
         let path = harness.content + "/sessions/long/audio.mp3"
         var bytes = Files.read(path)
         var seed: UInt32 = 12345
@@ -19,15 +21,14 @@ import Testing
             bytes[index] = UInt8(truncatingIfNeeded: seed >> 16)
         }
         Files.write(bytes, to: path)
-        harness.daemonAudioDevice = "paced:4"
         return harness
     }
 
-    @Test func playingIntoTheDamageStopsThereSaysSoAndKeepsThePlace() {
+    @Test func playingIntoTheDamageStopsThereSaysSoAndKeepsThePlace() throws {
         let harness = damagedHarness()
-        harness.start()
-        #expect(harness.ctl("play", "long").status == 0)
-        let stopped = statusJSON(harness.waitForStatus { $0.contains("\"state\":\"paused\"") || $0.contains("\"state\":\"ended\"") })
+        try harness.start()
+        #expect(throws: Never.self) { try harness.request(.play(session: "long")).get() }
+        let stopped = try harness.advance(until: { ["paused", "ended"].contains($0["state"]?.stringValue) }, within: .seconds(60))
         #expect(stopped["state"]?.stringValue == "paused", "\(stopped)")
         #expect(stopped["pauseReason"]?.stringValue == "damagedRecording", "\(stopped)")
         #expect(stopped["error"]?.stringValue?.contains("damaged") == true, "\(stopped)")
@@ -36,30 +37,29 @@ import Testing
         #expect(position > 4 && position < length - 2, "stopped at \(position) of \(length) s: not at the end")
         // The place is kept, not cleared as an end would.
         #expect(stopped["lastCheckpoint"]?["position"]?.doubleValue == position, "\(stopped)")
-        let recent = statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
+        let recent = harness.result(.history(.recent))["recent"]?.arrayValue ?? []
         #expect(recent.first?["completed"]?.boolValue != true, "\(recent)")
-        let (exit, log) = harness.stop()
-        #expect(exit == 0)
+        #expect(harness.stop() == 0)
+        let log = harness.log
         #expect(log.contains("decoding") && log.contains("failed at frame"), "\(log)")
         // After a restart the box offers to resume where it stopped.
-        harness.start()
-        let offered = statusJSON(harness.ctl("status", "--json").stdout)
+        try harness.start()
+        let offered = harness.status()
         #expect(offered["resumeOffer"]?["session"]?.stringValue == "long", "\(offered)")
-        harness.stop()
     }
 
-    @Test func theKnobCanSkipPastTheDamage() {
+    @Test func theKnobCanSkipPastTheDamage() throws {
         let harness = damagedHarness()
-        harness.start()
-        #expect(harness.ctl("play", "long").status == 0)
-        let stopped = statusJSON(harness.waitForStatus { $0.contains("damagedRecording") })
+        try harness.start()
+        #expect(throws: Never.self) { try harness.request(.play(session: "long")).get() }
+        let stopped = try harness.advance(until: { $0["pauseReason"]?.stringValue == "damagedRecording" }, within: .seconds(60))
         let length = stopped["duration"]?.doubleValue ?? 20
-        let beyond = Int(length) - 3 // past the damage, which starts near 8 s and lasts about a second
-        #expect(harness.ctl("seek", "0:\(beyond)").status == 0)
-        #expect(harness.ctl("resume").status == 0)
-        let after = statusJSON(harness.waitForStatus { $0.contains("\"state\":\"ended\"") || (statusJSON($0)["position"]?.doubleValue ?? 0) > Double(beyond) + 1 })
-        #expect((after["position"]?.doubleValue ?? 0) > Double(beyond), "\(after)")
+        let beyond = (length - 3).rounded(.down) // past the damage, which starts near 8 s and lasts about a second
+        #expect(throws: Never.self) { try harness.request(.seek(.to(seconds: beyond))).get() }
+        #expect(throws: Never.self) { try harness.request(.resume).get() }
+        let after = try harness.advance(until: { $0["state"]?.stringValue == "ended" || ($0["position"]?.doubleValue ?? 0) > beyond + 1 },
+                                        within: .seconds(60))
+        #expect((after["position"]?.doubleValue ?? 0) > beyond, "\(after)")
         #expect(after["pauseReason"]?.stringValue != "damagedRecording", "\(after)")
-        harness.stop()
     }
 }
