@@ -136,7 +136,9 @@ let package = Package(
         .testTarget(name: "InputBackendTests", dependencies: [
             "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
-        .testTarget(name: "DaemonTests", dependencies: ["StillroomDaemon", "CryptoHash", "SQLiteStore", "CairoPainter", "NetworkProbe", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: [
+            "StillroomDaemon", "ControlProtocol", "CryptoHash", "DeviceFakes", "EventLoop", "SQLiteStore", "CairoPainter", "NetworkProbe", "TestSupport",
+        ]),
         .testTarget(name: "AcceptanceTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ContentTests", dependencies: ["CryptoHash", "StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),

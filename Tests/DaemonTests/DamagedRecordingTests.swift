@@ -39,7 +39,7 @@ import Testing
         #expect(stopped["lastCheckpoint"]?["position"]?.doubleValue == position, "\(stopped)")
         let recent = harness.result(.history(.recent))["recent"]?.arrayValue ?? []
         #expect(recent.first?["completed"]?.boolValue != true, "\(recent)")
-        #expect(harness.stop() == 0)
+        #expect(harness.stop().status == 0)
         let log = harness.log
         #expect(log.contains("decoding") && log.contains("failed at frame"), "\(log)")
         // After a restart the box offers to resume where it stopped.

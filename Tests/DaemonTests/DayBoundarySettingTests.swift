@@ -6,9 +6,9 @@ import Testing
 /// The day boundary through the real daemon and CLI: an afternoon value is refused with a reason, and one
 /// stored by an older version is reported to the owner, not silently swapped for 04:00.
 @Suite struct DayBoundarySettingTests {
-    @Test func anAfternoonBoundaryIsRefusedWithWhatTheSettingTakes() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func anAfternoonBoundaryIsRefusedWithWhatTheSettingTakes() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         for value in ["12:00", "23:30"] {
             let refused = harness.ctl("settings", "set", "day-boundary", value)
             #expect(refused.status == 2, "\(value): \(refused)")
@@ -20,8 +20,8 @@ import Testing
     }
 
     @Test func aStoredAfternoonBoundaryIsReportedReplacedAndSavedOnce() throws {
-        let harness = DaemonHarness()
-        harness.start()
+        let harness = DrivenDaemon()
+        try harness.start()
         harness.stop()
         // What an older version accepted and stored.
         do {
@@ -30,7 +30,7 @@ import Testing
             try store.setSetting("day-boundary", to: "23:30", now: 1_773_526_503_000)
         }
 
-        harness.start()
+        try harness.start()
         #expect(harness.ctl("settings").stdout.contains("day-boundary    04:00"))
         let notices = statusJSON(harness.ctl("status", "--json").stdout)["notices"]?.arrayValue ?? []
         let notice = notices.first { $0["kind"]?.stringValue == "setting-replaced" }
@@ -43,7 +43,7 @@ import Testing
         let store = try SQLiteStore.openReadOnly(path: harness.dataDirectory + "/stillroom.db")
         #expect(try store.setting("day-boundary") == "04:00")
         store.close()
-        harness.start()
+        try harness.start()
         let again = statusJSON(harness.ctl("status", "--json").stdout)["notices"]?.arrayValue ?? []
         #expect(again.filter { $0["kind"]?.stringValue == "setting-replaced" }.count == 1) // the one notice, not a second
         harness.stop()

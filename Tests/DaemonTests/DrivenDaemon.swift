@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceFakes
+import EventLoop
 import FoundationEssentials
 import Glibc
 import StillroomCore
@@ -12,8 +13,11 @@ import Testing
 /// loop on a manual clock the test moves. Commands go through the control socket's own handler; a
 /// restart is a clean stop and a new daemon on the same folders, the clock running on.
 ///
-/// What it cannot show stays with `DaemonHarness` and the real binary: a kill -9, the socket and the CLI
-/// themselves, signals, start-up as a process.
+/// The real CLI works against it too (`ctl`): stillroomctl runs as a process on the daemon's real control
+/// socket while the test runs the daemon's loop, without moving its time, until the CLI has exited.
+///
+/// What it cannot show stays with `DaemonHarness` and the real binary: a kill -9, signals, start-up as a
+/// process, descriptors and memory over hours.
 final class DrivenDaemon {
     let directory: TemporaryDirectory
     let content: String
@@ -43,9 +47,13 @@ final class DrivenDaemon {
     var dataDirectory: String { directory.file("data") }
     var logPath: String { directory.file("daemon.log") }
 
+    var socketPath: String { directory.file("run/control.sock") }
+    /// The daemon's `--audio-device` ("paced" plays at the loop's speed; "paced:8" eight times faster).
+    var daemonAudioDevice = "paced"
+
     var arguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
-         "--socket", directory.file("run/control.sock"), "--audio-device", "paced"] + extraArguments
+         "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
     }
 
     /// Starts the daemon on a loop of its own (the clock going on from where it was) and lets the loop
@@ -63,16 +71,70 @@ final class DrivenDaemon {
         try loop.settle()
     }
 
-    /// Stops the daemon as SIGTERM would; returns the exit status.
+    /// Starts it with `environment` (TZ) instead of the one it was made with.
+    func start(environment: [String: String]) throws {
+        self.environment = environment
+        try start()
+    }
+
+    /// Stops the daemon as SIGTERM would; returns the exit status and everything logged so far.
     @discardableResult
-    func stop() -> Int32 {
-        guard let running = daemon else { return 0 }
+    func stop() -> (status: Int32, log: String) {
+        guard let running = daemon else { return (0, log) }
         let status = running.stopDriven()
         daemon = nil
         virtual = nil
         close(logFD)
         logFD = -1
-        return status
+        return (status, log)
+    }
+
+    /// Runs the real stillroomctl with the daemon's socket, data and content folders, running the
+    /// daemon's loop (its time standing still) until the CLI has closed its output and exited. With the
+    /// daemon stopped, the CLI answers alone, as on the box.
+    @discardableResult
+    func ctl(_ arguments: String...) -> (status: Int32, stdout: String, stderr: String) { ctl(arguments) }
+
+    func ctl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        let process = Subprocess(BuiltProducts.path("stillroomctl"),
+                                 ["--socket", socketPath, "--data-dir", dataDirectory, "--content-dir", content] + arguments)
+        guard let loop = virtual?.loop else {
+            let out = process.readStdout(), err = process.readStderr()
+            return (process.wait(), out, err)
+        }
+        var output: [Int32: [UInt8]] = [:]
+        var open: Set<Int32> = [process.stdoutFD, process.stderrFD]
+        var watches: [IOWatch] = []
+        for fd in open {
+            output[fd] = []
+            watches.append(try! loop.watch(fd, for: .readable) { _ in
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = read(fd, &chunk, chunk.count)
+                if count > 0 { output[fd, default: []] += chunk[..<count] } else if count == 0 || errno != EINTR { open.remove(fd) }
+            })
+        }
+        while !open.isEmpty {
+            // A minute with nothing at all from the CLI or the daemon: an answer waiting on the daemon's
+            // own time, which stands still here. A guard, not a timing: the test fails on it.
+            if (try? loop.runOnce(timeout: .seconds(60))) == 0 {
+                Issue.record("stillroomctl \(arguments.joined(separator: " ")): no answer while the daemon's time stood still")
+                process.signal(SIGKILL)
+            }
+        }
+        for watch in watches { watch.cancel() }
+        let status = process.wait()
+        try? virtual?.settle()
+        return (status, String(decoding: output[process.stdoutFD] ?? [], as: UTF8.self),
+                String(decoding: output[process.stderrFD] ?? [], as: UTF8.self))
+    }
+
+    /// Moves virtual time on, deadline by deadline, until `condition` holds on the status as
+    /// `stillroomctl status --json` prints it (for at most an hour of it: a guard, not a timing).
+    @discardableResult
+    func waitForStatus(within limit: Duration = .seconds(3600), _ condition: (String) -> Bool) -> String {
+        func text() -> String { ControlCodec.json(status()) }
+        _ = try? virtual?.advance(until: { condition(text()) }, within: limit)
+        return text()
     }
 
     /// Everything the daemon logged, across its starts.

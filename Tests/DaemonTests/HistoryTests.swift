@@ -3,13 +3,13 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Honest history through the real daemon and CLI (the sink plays 8× faster than real time; listening is
-/// counted in frames heard, so the speed changes nothing but the test's duration).
+/// Honest history through the daemon (in this process, on virtual time) and the real CLI (listening is
+/// counted in frames heard, so the pace of the sink changes nothing but the test's duration).
 @Suite struct HistoryTests {
-    @Test func aSessionHeardToTheEndCompletesASeekToTheEndAddsNothingDeletionIsComplete() {
-        let harness = DaemonHarness()
+    @Test func aSessionHeardToTheEndCompletesASeekToTheEndAddsNothingDeletionIsComplete() throws {
+        let harness = DrivenDaemon()
         harness.daemonAudioDevice = "paced:8"
-        harness.start()
+        try harness.start()
         // Seek straight to the end: almost nothing heard, no run recorded.
         harness.ctl("play", "long")
         harness.ctl("seek", "0:19")

@@ -8,7 +8,7 @@ import Testing
 /// removes those copies too (the confirmation says so): checked on the real files of the data folder.
 @Suite struct MovedAsideHistoryTests {
     @Test func deletingAllHistoryRemovesTheDamagedCopiesThatStillHoldIt() throws {
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         let marker = "history-in-a-damaged-copy-4e2b"
         let database = harness.dataDirectory + "/stillroom.db"
         _ = mkdir(harness.dataDirectory, 0o755)
@@ -26,7 +26,7 @@ import Testing
         for index in 0..<16 { bytes[index] = 0x5A }
         Files.write(bytes, to: database)
 
-        harness.start()
+        try harness.start()
         // The damaged database and its (emptied) -wal move aside together.
         let copies = RawFileBytes.regularFiles(in: harness.dataDirectory).filter { $0.contains(".damaged-") }
         #expect(copies.count == 2 && copies.contains { $0.hasSuffix("-wal") }, "\(RawFileBytes.regularFiles(in: harness.dataDirectory))")

@@ -12,6 +12,10 @@ struct PracticeKept {
         self.init(csv: harness.ctl("history", "export", "--format", "csv").stdout)
     }
 
+    init(_ harness: DrivenDaemon) {
+        self.init(csv: harness.ctl("history", "export", "--format", "csv").stdout)
+    }
+
     init(csv: String) {
         let rows = csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst()
             .map { $0.split(separator: ",", omittingEmptySubsequences: false) }

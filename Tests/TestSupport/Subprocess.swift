@@ -3,8 +3,9 @@ import Glibc
 /// A child process with its stdout and stderr on pipes: how tests run the real binaries.
 public final class Subprocess {
     public let pid: pid_t
-    private let stdoutFD: Int32
-    private let stderrFD: Int32
+    /// The read ends of the child's stdout and stderr (for a test that reads them from an event loop).
+    public let stdoutFD: Int32
+    public let stderrFD: Int32
     private var stdinFD: Int32?
     private var status: Int32?
 
