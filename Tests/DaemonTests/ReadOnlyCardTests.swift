@@ -5,10 +5,11 @@ import Testing
 
 /// A card that fails: ext4 turns itself read-only after an error, and the box must keep playing, read what
 /// it saved, and say that nothing new can be kept. Each test puts the data folder on a real loop-mounted
-/// ext4 file system with errors=remount-ro and triggers a real ext4 error. (Found by using the box: the
+/// ext4 file system with errors=remount-ro and triggers a real ext4 error; the daemon runs in this process on
+/// virtual time, but for the kill -9, which needs the real binary. (Found by using the box: the
 /// daemon exited "cannot start … not writable" and systemd restarted it forever; the box was silent.)
 @Suite(.serialized) struct ReadOnlyCardTests {
-    func card(for harness: DaemonHarness) throws -> Ext4Card {
+    func card(for harness: DaemonUnderTest) throws -> Ext4Card {
         var why = ""
         let card = Ext4Card(mountPoint: harness.dataDirectory, why: &why)
         return try #require(card, "\(why)")
@@ -22,9 +23,9 @@ import Testing
 
     @Test func aCardThatFailsWhileListeningKeepsPlayingAndSaysNothingCanBeSaved() throws {
         guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         let card = try card(for: harness)
-        harness.start()
+        try harness.start()
         #expect(harness.ctl("play", "long").status == 0)
         _ = harness.waitForStatus { ($0.contains("\"state\":\"playing\"")) && (ControlJSON.number("position", in: $0) ?? 0) >= 1 }
         card.fail()
@@ -49,15 +50,15 @@ import Testing
 
     @Test func aBoxStartedOnAReadOnlyCardPlaysReadsWhatWasSavedAndSaysSo() throws {
         guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         let card = try card(for: harness)
-        harness.start()
+        try harness.start()
         saveAPlaceAndTheVolume(harness)
         #expect(harness.ctl("favorite", "add", "sweep").status == 0)
         harness.stop()
         card.fail()
 
-        harness.start() // before: "cannot start: data directory … is not writable", exit 1, restarted forever
+        try harness.start() // before: "cannot start: data directory … is not writable", exit 1, restarted forever
         let status = json(harness.ctl("status", "--json").stdout)
         #expect(status["daemon"]?.boolValue == true)
         #expect(storageNotice(status)?["message"]?.stringValue?.contains("nothing new can be kept") == true, "\(status)")
@@ -85,11 +86,11 @@ import Testing
 
     /// 12 s into "long", paused with its checkpoint written, and the volume at 35: what a card failing
     /// afterwards must still show.
-    private func saveAPlaceAndTheVolume(_ harness: DaemonHarness) {
+    private func saveAPlaceAndTheVolume(_ harness: DaemonUnderTest) {
         #expect(harness.ctl("play", "long").status == 0)
         #expect(harness.ctl("seek", "0:12").status == 0)
         #expect(harness.ctl("pause").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        _ = harness.waitUntil { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
         #expect(harness.ctl("volume", "35").status == 0)
     }
 
@@ -112,10 +113,10 @@ import Testing
 
     @Test func aFirstBootOnAFailedCardStillPlays() throws {
         guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         let card = try card(for: harness)
         card.fail()
-        harness.start()
+        try harness.start()
         #expect(harness.ctl("play", "sweep").status == 0)
         let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
         #expect(storageNotice(json(playing)) != nil, "\(playing)")
