@@ -3,10 +3,10 @@ import TestSupport
 import Testing
 
 /// `stillroomctl doctor` says when the data folder is in RAM: on the box that is a data partition that did
-/// not mount, and the daemon writing into the root's RAM overlay. The real daemon, its data folder on a
-/// real tmpfs, then on a real loop-mounted ext4 as the box's partition is.
+/// not mount, and the daemon writing into the root's RAM overlay. The daemon (in this process, on virtual
+/// time) and the real CLI, the data folder on a real tmpfs, then on a real loop-mounted ext4 as on the box.
 @Suite(.serialized) struct DataStorageDoctorTests {
-    func dataStorage(_ harness: DaemonHarness) -> (check: JSONValue?, doctor: String) {
+    func dataStorage(_ harness: DaemonUnderTest) -> (check: JSONValue?, doctor: String) {
         let doctor = harness.ctl("doctor", "--json")
         let parsed = (try? JSONValue.parse(Array(doctor.stdout.utf8))) ?? .null
         return (parsed["checks"]?.arrayValue?.first { $0["check"]?.stringValue == "data storage" }, doctor.stdout)
@@ -14,13 +14,13 @@ import Testing
 
     @Test func aDataFolderOnATmpfsFailsTheCheck() throws {
         guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         let disk = try SmallDisk(at: harness.dataDirectory, kibibytes: 16 * 1024)
         defer {
             harness.stop()
             disk.unmount()
         }
-        harness.start()
+        try harness.start()
         let (check, doctor) = dataStorage(harness)
         #expect(check?["ok"]?.boolValue == false, "\(doctor)")
         #expect(check?["detail"]?.stringValue == "\(harness.dataDirectory) is in RAM (tmpfs): practice history and settings will be lost at power-off", "\(doctor)")
@@ -36,14 +36,14 @@ import Testing
 
     @Test func aDataFolderOnExt4PassesAndNamesIt() throws {
         guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         var why = ""
         let card = try #require(Ext4Card(mountPoint: harness.dataDirectory, why: &why), "\(why)")
         defer {
             harness.stop()
             withExtendedLifetime(card) {}
         }
-        harness.start()
+        try harness.start()
         let (check, doctor) = dataStorage(harness)
         #expect(check?["ok"]?.boolValue == true, "\(doctor)")
         #expect(check?["detail"]?.stringValue == "\(harness.dataDirectory) is on ext4, kept across power-offs", "\(doctor)")

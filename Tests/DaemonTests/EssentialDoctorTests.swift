@@ -4,9 +4,9 @@ import Testing
 /// `stillroomctl doctor --essential`: what PLAY needs (database, content, audio output), asked of the running
 /// daemon. The update's slot check keeps a new slot only when it passes (docs/updates.md).
 @Suite struct EssentialDoctorTests {
-    @Test func aWorkingBoxPassesWithItsThreeChecksOnly() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func aWorkingBoxPassesWithItsThreeChecksOnly() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         let doctor = harness.ctl("doctor", "--essential")
         #expect(doctor.status == 0, "\(doctor)")
         let lines = doctor.stdout.split(separator: "\n").map(String.init)
@@ -14,10 +14,10 @@ import Testing
         harness.stop()
     }
 
-    @Test func noSoundOutputFailsIt() {
-        let harness = DaemonHarness()
+    @Test func noSoundOutputFailsIt() throws {
+        let harness = DrivenDaemon()
         harness.daemonAudioDevice = "hw:CARD=NoSuchCard" // no such card: the open fails
-        harness.start()
+        try harness.start()
         let doctor = harness.ctl("doctor", "--essential")
         #expect(doctor.status == 1, "\(doctor)")
         #expect(doctor.stdout.contains("FAIL audio output"), "\(doctor.stdout)")
@@ -27,9 +27,9 @@ import Testing
     }
 
     /// The slot check asks the running daemon: with none, there is nothing to keep, never an offline answer.
-    @Test func withTheDaemonDownItFailsInsteadOfAnsweringOffline() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func withTheDaemonDownItFailsInsteadOfAnsweringOffline() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         harness.stop()
         let doctor = harness.ctl("doctor", "--essential")
         #expect(doctor.status != 0, "\(doctor)")
