@@ -3,8 +3,9 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// The day boundary through the daemon (in this process, on virtual time) and the real CLI: an afternoon value is refused with a reason, and one
-/// stored by an older version is reported to the owner, not silently swapped for 04:00.
+/// The day boundary through the daemon (in this process, on virtual time) and the real CLI: an afternoon
+/// value is refused with a reason, and one stored by an older version is reported to the owner, not
+/// silently swapped for 04:00.
 @Suite struct DayBoundarySettingTests {
     @Test func anAfternoonBoundaryIsRefusedWithWhatTheSettingTakes() throws {
         let harness = DrivenDaemon()
