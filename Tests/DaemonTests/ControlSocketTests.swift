@@ -4,14 +4,16 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// The real stillroomctl against the real stillroomd on a temporary socket.
+/// The real stillroomctl against stillroomd on a temporary socket: the daemon in this process on virtual
+/// time (its real control socket, its real handler), the real binary where the client is not the CLI the
+/// test drives (raw bytes, another user).
 @Suite struct ControlSocketTests {
     /// Seeks are checked by where they land: while paused nothing else moves the position, so `seek +1`
     /// must move it by exactly one second (to the millisecond the status reports), `seek -1` back, and
     /// the checkpoint written at each seek must say the same place.
-    @Test func playPauseSeekAndStatusThroughTheCLI() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func playPauseSeekAndStatusThroughTheCLI() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         let idle = harness.ctl("status", "--json")
         #expect(idle.status == 0)
         #expect(idle.stdout.contains("\"state\":\"idle\""))
@@ -50,9 +52,9 @@ import Testing
         #expect(log.contains("<6>ended long"))
     }
 
-    @Test func badCommandLinesAndUnknownSessionsSayWhatToDo() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func badCommandLinesAndUnknownSessionsSayWhatToDo() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         let unknown = harness.ctl("play", "nope")
         #expect(unknown.status == 4)
         #expect(unknown.stderr == "stillroomctl: no session \"nope\" on this box; see stillroomctl sessions\n")
@@ -67,13 +69,13 @@ import Testing
         let volume = harness.ctl("volume", "35", "--json")
         #expect(volume.stdout.contains("\"volume\":35"))
         harness.stop()
-        harness.start()
+        try harness.start()
         #expect(harness.ctl("status", "--json").stdout.contains("\"volume\":35")) // kept in the store
     }
 
-    @Test func settingsAreListedChangedValidatedAndKept() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func settingsAreListedChangedValidatedAndKept() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         #expect(harness.ctl("settings").stdout.contains("night-cap       40"))
         #expect(harness.ctl("settings", "set", "night-cap", "35").status == 0)
         let wrong = harness.ctl("settings", "set", "night-cap", "quiet")
@@ -84,9 +86,9 @@ import Testing
         #expect(harness.ctl("settings").stdout.contains("night-cap       35")) // from the database, daemon down
     }
 
-    @Test func aReminderIsSetShownAndTurnedOff() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func aReminderIsSetShownAndTurnedOff() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         #expect(harness.ctl("reminder").stdout == "Reminder: off\n")
         let set = harness.ctl("reminder", "set", "21:30", "--days", "weekdays", "--style", "glow", "--quiet", "22:00-07:00")
         #expect(set.status == 0)
@@ -94,14 +96,14 @@ import Testing
         #expect(harness.ctl("reminder", "set", "25:00").status == 2)
         #expect(harness.ctl("reminder", "set", "21:00", "--days", "someday").status == 2)
         harness.stop()
-        harness.start()
+        try harness.start()
         #expect(harness.ctl("reminder").stdout.hasPrefix("Reminder: 21:30")) // kept across a restart
         #expect(harness.ctl("reminder", "off").stdout == "Reminder: off\n")
     }
 
-    @Test func aBreathingTimerStartsPausesTheRecordingAndIsStoppedInWords() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func aBreathingTimerStartsPausesTheRecordingAndIsStoppedInWords() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         harness.ctl("play", "long")
         let started = harness.ctl("timer", "start", "--minutes", "3", "--pattern", "4-7-8")
         #expect(started.status == 0)
@@ -118,10 +120,10 @@ import Testing
     /// file it writes at every changed frame). The two are read between two looks at the daemon's count
     /// of presented frames; if a frame came in between (the clock turned a minute), they are read again.
     @Test func aScreenshotIsWhatTheScreenShows() throws {
-        let harness = DaemonHarness()
+        let harness = DrivenDaemon()
         let screenPath = harness.directory.file("screen.png")
         harness.extraArguments = ["--display", "png@480x320:" + screenPath, "--preview", "off"]
-        harness.start()
+        try harness.start()
         let shot = harness.directory.file("shot.png")
         func framesPresented() -> Int { statusJSON(harness.ctl("status", "--json").stdout)["framesPresented"]?.integerValue ?? -1 }
         // The first frame is on the screen (and in the file) once one has been presented.
@@ -145,8 +147,8 @@ import Testing
         #expect(Set((0..<shown.height).flatMap { y in (0..<shown.width).map { shotFrame[$0, y] } }).count > 2)
         #expect(harness.ctl("screenshot", "relative.txt").status == 2)
         harness.stop()
-        let noScreen = DaemonHarness()
-        noScreen.start()
+        let noScreen = DrivenDaemon()
+        try noScreen.start()
         #expect(noScreen.ctl("screenshot", shot).stderr.contains("this box has no screen"))
         noScreen.stop()
     }
@@ -176,7 +178,7 @@ import Testing
     }
 
     @Test func aPeerThatIsNotPermittedIsRefused() throws {
-        let harness = DaemonHarness()
+        let harness = DaemonHarness() // the CLI runs as another user, outside any loop the test could drive
         harness.start()
         // Let anyone reach the socket file, so the daemon's own SO_PEERCRED check is what refuses.
         chmod(harness.socketPath, 0o666)
@@ -190,9 +192,9 @@ import Testing
         #expect(log.contains("<4>control: refused a connection from uid 65534"))
     }
 
-    @Test func withTheDaemonDownReadOnlyCommandsUseTheFilesAndOthersSayItIsDown() {
-        let harness = DaemonHarness()
-        harness.start()
+    @Test func withTheDaemonDownReadOnlyCommandsUseTheFilesAndOthersSayItIsDown() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
         harness.ctl("play", "sweep")
         harness.ctl("pause")
         _ = harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") }
