@@ -17,7 +17,7 @@ extension Daemon {
         var backends: [InputBackend] = []
         switch options.input {
         case .terminal:
-            backends = [TerminalInput(loop: loop, board: board)]
+            backends = [TerminalInput(loop: loop, board: board, fd: terminalFD)]
         case .gpio, .evdev:
             let kinds = board.backends
             guard kinds.contains(.gpio) || kinds.contains(.evdev) || kinds.contains(.alsa) else {
@@ -25,7 +25,7 @@ extension Daemon {
             }
             if kinds.contains(.gpio) { backends.append(GPIODInput(loop: loop, board: board)) }
             if kinds.contains(.evdev) { backends.append(EvdevInput(loop: loop, board: board)) }
-            if kinds.contains(.terminal) { backends.append(TerminalInput(loop: loop, board: board)) }
+            if kinds.contains(.terminal) { backends.append(TerminalInput(loop: loop, board: board, fd: terminalFD)) }
             if case .alsa(let card, let control) = board.jack.source { startJackMonitor(card: card, control: control) }
         case .none:
             return

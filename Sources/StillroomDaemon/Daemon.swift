@@ -117,10 +117,16 @@ public final class Daemon {
     /// Held for the life of the process: no second daemon on this data folder.
     private let dataLock: DataDirectoryLock
 
+    /// Where `--input terminal` reads its keys (standard input on the simulator).
+    let terminalFD: Int32
+
     /// `loop`: the loop to run on instead of one on the kernel's clocks (tests on virtual time, which drive
     /// it themselves: no signals are routed then, since the process's signals are not the daemon's).
-    public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil) throws(StartupError) {
+    /// `terminalFD`: where `--input terminal` reads (a pipe such a test types into).
+    public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil,
+                terminalFD: Int32 = STDIN_FILENO) throws(StartupError) {
         self.options = options
+        self.terminalFD = terminalFD
         self.logger = logger
         try Self.checkPaths(options)
         let dataProblem = Self.dataDirectoryProblem(options.dataDirectory)

@@ -3,22 +3,22 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// The breathing timer from the box's controls, through the real daemon: keys on its terminal, the
-/// timer read back over the control socket.
+/// The breathing timer from the box's controls, through the daemon (in this process, on virtual time):
+/// keys on its terminal, the timer read back over the control socket.
 @Suite struct BreathingTimerKeysTests {
-    func timer(_ harness: DaemonHarness) -> JSONValue {
+    func timer(_ harness: DrivenDaemon) -> JSONValue {
         statusJSON(harness.ctl("timer", "--json").stdout)
     }
 
     /// The stored value of a setting, as `stillroomctl settings --json` lists it.
-    func setting(_ harness: DaemonHarness, _ key: String) -> String? {
+    func setting(_ harness: DrivenDaemon, _ key: String) -> String? {
         statusJSON(harness.ctl("settings", "--json").stdout)["settings"]?.arrayValue?
             .first { $0["key"]?.stringValue == key }?["value"]?.stringValue
     }
 
-    @Test func theLibraryCardSetsUpStartsAndStopsTheTimer() {
-        let harness = DaemonHarness(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
-        harness.start(keys: true)
+    @Test func theLibraryCardSetsUpStartsAndStopsTheTimer() throws {
+        let harness = DrivenDaemon(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
+        try harness.start(keys: true)
         // The library: the filter, Sweep (focused), Long sweep, then the timer's card.
         harness.typeKeys("\u{1B}[B\u{1B}[B")
         harness.typeKeys("\r") // the set-up: Start focused

@@ -24,3 +24,4 @@ extension DaemonHarness: DaemonUnderTest {
 extension DrivenDaemon: DaemonUnderTest {
     func waitUntil(_ condition: (String) -> Bool) -> String { waitForStatus(condition) }
 }
+

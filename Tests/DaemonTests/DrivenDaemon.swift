@@ -56,8 +56,33 @@ final class DrivenDaemon {
          "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
     }
 
+    /// The pipe `--input terminal` reads its keys from (`typeKeys`), while running with `keys`.
+    private var keysPipe: (read: Int32, write: Int32)?
+
     /// Starts the daemon on a loop of its own (the clock going on from where it was) and lets the loop
-    /// run what the start set in motion.
+    /// run what the start set in motion. With `keys`, `--input terminal` reads a pipe `typeKeys` writes.
+    func start(keys: Bool) throws {
+        if keys {
+            var ends: [Int32] = [0, 0]
+            precondition(pipe(&ends) == 0)
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } // not inherited by a CLI the test runs
+            keysPipe = (ends[0], ends[1])
+        }
+        try start()
+    }
+
+    /// Types keys on the daemon's terminal `after` a person's pause, and runs what they set in motion.
+    /// The pause is what real time gives a test of the real binary for free: keys never come in the very
+    /// instant the last ones were handled, and a press that soon after a release is a bounce to the box.
+    func typeKeys(_ keys: String) { typeKeys(keys, after: .milliseconds(250)) }
+
+    func typeKeys(_ keys: String, after pause: Duration) {
+        guard let keysPipe else { preconditionFailure("started without keys") }
+        try? virtual?.advance(by: pause)
+        _ = keys.utf8CString.withUnsafeBufferPointer { write(keysPipe.write, $0.baseAddress, $0.count - 1) }
+        try? virtual?.settle()
+    }
+
     func start() throws {
         precondition(daemon == nil, "already running")
         guard case .run(let options) = try DaemonOptions.parse(arguments) else {
@@ -66,7 +91,8 @@ final class DrivenDaemon {
         logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         let loop = try VirtualLoop(clock: clock)
         virtual = loop
-        daemon = try Daemon(options: options, environment: environment, logger: Logger(fd: logFD, threshold: .debug), loop: loop.loop)
+        daemon = try Daemon(options: options, environment: environment, logger: Logger(fd: logFD, threshold: .debug), loop: loop.loop,
+                            terminalFD: keysPipe?.read ?? -1)
         daemon?.announceReady()
         try loop.settle()
     }
@@ -86,6 +112,11 @@ final class DrivenDaemon {
         virtual = nil
         close(logFD)
         logFD = -1
+        if let keysPipe {
+            close(keysPipe.read)
+            close(keysPipe.write)
+        }
+        keysPipe = nil
         return (status, log)
     }
 

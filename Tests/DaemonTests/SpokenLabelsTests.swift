@@ -3,22 +3,22 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Spoken labels through the real daemon: keys on its terminal, speech counted in its status. Nothing
-/// is asserted until the daemon says it has handled every key typed and holds no label waiting out its
-/// settle: then whatever was going to be spoken has been, on any machine, however busy.
+/// Spoken labels through the daemon (in this process, on virtual time): keys on its terminal, speech
+/// counted in its status. Nothing is asserted until the daemon says it has handled every key typed and
+/// holds no label waiting out its settle: then whatever was going to be spoken has been.
 @Suite struct SpokenLabelsTests {
     /// Waits until the daemon has handled `events` input events in all and has no label pending; returns
     /// that status.
-    func settled(_ harness: DaemonHarness, events: Int) -> JSONValue {
+    func settled(_ harness: DrivenDaemon, events: Int) -> JSONValue {
         statusJSON(harness.waitForStatus {
             let status = statusJSON($0)
             return (status["inputEvents"]?.integerValue ?? 0) >= events && status["labelPending"]?.boolValue == false
         })
     }
 
-    @Test func aBurstOfKnobTurnsSpeaksOnlyWhereItStops() {
-        let harness = DaemonHarness(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
-        harness.start(keys: true)
+    @Test func aBurstOfKnobTurnsSpeaksOnlyWhereItStops() throws {
+        let harness = DrivenDaemon(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
+        try harness.start(keys: true)
         harness.ctl("settings", "set", "spoken-labels", "on")
         let before = statusJSON(harness.ctl("status", "--json").stdout)
         let spokenBefore = before["spokenLabels"]?.integerValue ?? -1
@@ -30,9 +30,9 @@ import Testing
         harness.stop()
     }
 
-    @Test func labelsAreOffByDefault() {
-        let harness = DaemonHarness(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
-        harness.start(keys: true)
+    @Test func labelsAreOffByDefault() throws {
+        let harness = DrivenDaemon(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
+        try harness.start(keys: true)
         // The count before typing (the terminal backend reports the jack's state at start, for one).
         let eventsBefore = statusJSON(harness.ctl("status", "--json").stdout)["inputEvents"]?.integerValue ?? -1
         harness.typeKeys("\u{1B}[B\u{1B}[B")
