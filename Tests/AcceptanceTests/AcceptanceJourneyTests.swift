@@ -172,7 +172,9 @@ extension AcceptanceJourneyTests {
         #expect(journey.ctl("download", "even-breath").status == 0)
         journey.waitFor("progress") { _ in (download(journey, "even-breath")["percent"]?.integerValue ?? 0) >= 10 }
         journey.screenshot("8-downloading")
-        #expect(journey.ctl("download", "cancel", "even-breath").status == 0)
+        let cancelled = journey.ctl("download", "cancel", "even-breath")
+        #expect(cancelled.status == 0)
+        #expect(cancelled.stdout.hasPrefix("even-breath "), "the cancel did not say what is left: \(cancelled)")
         #expect(download(journey, "even-breath")["state"]?.stringValue == "cancelled")
         #expect(journey.ctl("download", "even-breath").status == 0)
         journey.waitFor("downloaded", attempts: 4000) { _ in download(journey, "even-breath")["state"]?.stringValue == "on_this_box" }
