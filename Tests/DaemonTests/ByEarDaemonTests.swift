@@ -3,15 +3,25 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Using the box by ear through the real daemon: keys on its terminal (L, K and G make the held gestures: the
-/// spoken-labels chord, the key-describer chord, BACK held for the guide), what it says read back word for
-/// word from `status --json` ("spoken"). Nothing is asserted on a clock: every wait is for something the
-/// daemon reports (its input events handled, no label pending, a text said, a state reached).
+/// Using the box by ear through the daemon (in this process on virtual time; the real binary for a kill and
+/// a download server): keys on its terminal (L, K and G make the held gestures: the spoken-labels chord,
+/// the key-describer chord, BACK held for the guide), what it says read back word for word from
+/// `status --json` ("spoken"). Nothing is asserted on a clock: every wait is for something the daemon
+/// reports (its input events handled, no label pending, a text said, a state reached).
 @Suite struct ByEarDaemonTests {
     static let simulatorBoard = ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"]
 
-    /// The bundled content, keys on the terminal, the daemon's clock `warp` times faster than real time
-    /// (the describer's minute passes in seconds) and the recording played at real speed.
+    /// The bundled content and keys on the terminal, the daemon in this process on virtual time (the
+    /// describer's minute passes as fast as the work in it), a person's 4 s between gestures (each held
+    /// gesture of the terminal is let go by then).
+    func drivenBox() -> DrivenDaemon {
+        let harness = DrivenDaemon(content: RepositoryPaths.content, extraArguments: Self.simulatorBoard)
+        harness.keyPause = .seconds(4)
+        return harness
+    }
+
+    /// The same through the real binary (for a kill -9), the daemon's clock `warp` times faster than real
+    /// time and the recording played at real speed.
     func box(warp: Int = 1) -> DaemonHarness {
         let harness = DaemonHarness(content: RepositoryPaths.content,
                                     extraArguments: Self.simulatorBoard + (warp > 1 ? ["--time-warp", String(warp)] : []))
@@ -19,20 +29,20 @@ import Testing
         return harness
     }
 
-    func status(_ harness: DaemonHarness) -> JSONValue { statusJSON(harness.ctl("status", "--json").stdout) }
+    func status(_ harness: DaemonUnderTest) -> JSONValue { statusJSON(harness.ctl("status", "--json").stdout) }
 
     func spoken(_ status: JSONValue) -> [String] { status["spoken"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
 
     /// Types `keys` (`events` input events in all) and waits until the daemon has handled them and has no
     /// label waiting; returns what it said meanwhile.
     @discardableResult
-    func type(_ harness: DaemonHarness, _ keys: String, events: Int) -> (said: [String], status: JSONValue) {
+    func type(_ harness: KeyedDaemon, _ keys: String, events: Int) -> (said: [String], status: JSONValue) {
         let before = status(harness)
         let handled = before["inputEvents"]?.integerValue ?? 0
         let count = spoken(before).count
         let labels = before["spokenLabels"]?.integerValue ?? 0
         harness.typeKeys(keys)
-        let after = statusJSON(harness.waitForStatus {
+        let after = statusJSON(harness.waitUntil {
             let now = statusJSON($0)
             return (now["inputEvents"]?.integerValue ?? 0) >= handled + events && now["labelPending"]?.boolValue == false
                 && (now["spokenLabels"]?.integerValue ?? 0) > labels
@@ -42,13 +52,13 @@ import Testing
 
     /// Waits until the daemon has said something containing `text`; returns the status then.
     @discardableResult
-    func waitToHear(_ harness: DaemonHarness, _ text: String) -> JSONValue {
-        statusJSON(harness.waitForStatus { spoken(statusJSON($0)).contains { $0.contains(text) } })
+    func waitToHear(_ harness: DaemonUnderTest, _ text: String) -> JSONValue {
+        statusJSON(harness.waitUntil { spoken(statusJSON($0)).contains { $0.contains(text) } })
     }
 
-    @Test func theKeyDescriberSaysWhatEachControlWouldDoDoesNothingAndTurnsItselfOffAfterAMinute() {
-        let harness = box(warp: 30)
-        harness.start(keys: true)
+    @Test func theKeyDescriberSaysWhatEachControlWouldDoDoesNothingAndTurnsItselfOffAfterAMinute() throws {
+        let harness = drivenBox()
+        try harness.start(keys: true)
         #expect(harness.ctl("play", "steady-breath").status == 0)
         _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
         // K: BACK, then PLAY, held together (let go 2.5 s later): the describer comes on, said with labels off.
@@ -85,9 +95,9 @@ import Testing
         #expect(status == 0)
     }
 
-    @Test func theSameChordTurnsItOff() {
-        let harness = box(warp: 30)
-        harness.start(keys: true)
+    @Test func theSameChordTurnsItOff() throws {
+        let harness = drivenBox()
+        try harness.start(keys: true)
         type(harness, "K", events: 4)
         let (said, now) = type(harness, "K", events: 4)
         #expect(said.last == "Key describer off. The controls work again.")
@@ -95,9 +105,9 @@ import Testing
         harness.stop()
     }
 
-    @Test func backHeldForThreeSecondsSpeaksTheGuideToTheScreenShowing() {
-        let harness = box(warp: 30)
-        harness.start(keys: true)
+    @Test func backHeldForThreeSecondsSpeaksTheGuideToTheScreenShowing() throws {
+        let harness = drivenBox()
+        try harness.start(keys: true)
         // Thirty seconds pass in one here: keep the screen from dimming to the clock face meanwhile.
         harness.ctl("settings", "set", "dim-after", "3600")
         harness.ctl("settings", "set", "dark-after", "7200")
@@ -137,9 +147,9 @@ import Testing
         harness.stop()
     }
 
-    @Test func theLabelsChordTurnsLabelsOnAndOffAndSaysSoEitherWay() {
-        let harness = box(warp: 30)
-        harness.start(keys: true)
+    @Test func theLabelsChordTurnsLabelsOnAndOffAndSaysSoEitherWay() throws {
+        let harness = drivenBox()
+        try harness.start(keys: true)
         harness.ctl("settings", "set", "dim-after", "3600") // thirty seconds pass in one: no dimming meanwhile
         var (said, now) = type(harness, "L", events: 4)
         #expect(said == ["Spoken labels on."])

@@ -25,3 +25,11 @@ extension DrivenDaemon: DaemonUnderTest {
     func waitUntil(_ condition: (String) -> Bool) -> String { waitForStatus(condition) }
 }
 
+
+/// A daemon with keys on its terminal (`--input terminal`), either kind.
+protocol KeyedDaemon: DaemonUnderTest {
+    func typeKeys(_ keys: String)
+}
+
+extension DaemonHarness: KeyedDaemon {}
+extension DrivenDaemon: KeyedDaemon {}

@@ -74,7 +74,11 @@ final class DrivenDaemon {
     /// Types keys on the daemon's terminal `after` a person's pause, and runs what they set in motion.
     /// The pause is what real time gives a test of the real binary for free: keys never come in the very
     /// instant the last ones were handled, and a press that soon after a release is a bounce to the box.
-    func typeKeys(_ keys: String) { typeKeys(keys, after: .milliseconds(250)) }
+    func typeKeys(_ keys: String) { typeKeys(keys, after: keyPause) }
+
+    /// The pause before each `typeKeys`. The terminal's held gestures (K, L, G, F) let go up to 3.5 s
+    /// after they are typed: a test that types one and then another key sets it longer than that.
+    var keyPause: Duration = .milliseconds(250)
 
     func typeKeys(_ keys: String, after pause: Duration) {
         guard let keysPipe else { preconditionFailure("started without keys") }
