@@ -16,7 +16,7 @@ import Testing
         let recent = harness.result(.history(.recent))["recent"]?.arrayValue ?? []
         #expect(recent.count == 1)
         #expect(recent.first?["title"]?.stringValue?.hasPrefix("Breathing timer, 4-6") == true, "\(recent)")
-        let kept = harness.practiceKept
+        let kept = PracticeKept(harness)
         #expect(kept.runs == 1)
         #expect(abs(kept.silentSeconds - 11.5) < 0.01, "kept \(kept.silentSeconds) s of silent practice")
         #expect(kept.listeningSeconds == 0)
@@ -29,6 +29,6 @@ import Testing
         #expect(throws: Never.self) { try harness.request(.timer(.start(pattern: nil, minutes: 1))).get() }
         try harness.advance(by: .seconds(9))
         #expect(throws: Never.self) { try harness.request(.timer(.stop)).get() }
-        #expect(harness.practiceKept.runs == 0, "nine seconds were kept as a run")
+        #expect(PracticeKept(harness).runs == 0, "nine seconds were kept as a run")
     }
 }

@@ -67,7 +67,7 @@ import Testing
         try #require(after.salt == before.salt, "the -wal restarted in between (a checkpoint of the WAL)")
         let commits = after.commits - before.commits
         // And those commits kept the practice run up to date: one run, all that was heard, up to the pause.
-        let kept = harness.practiceKept
+        let kept = PracticeKept(harness)
         let stoppedAt = try #require(second["position"]?.doubleValue)
         harness.stop()
         let checkpoints = checkpointsBetweenPauses(harness.log)

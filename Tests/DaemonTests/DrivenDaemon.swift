@@ -206,9 +206,4 @@ final class DrivenDaemon {
         _ = try loop.advance(until: { condition(status()) }, within: limit)
         return status()
     }
-
-    /// Practice the box has kept, from the same CSV export the CLI prints.
-    var practiceKept: PracticeKept {
-        PracticeKept(csv: HistoryExportReport(json: result(.history(.export(.csv)))).text)
-    }
 }

@@ -8,11 +8,7 @@ struct PracticeKept {
     var listeningSeconds = 0.0
     var silentSeconds = 0.0
 
-    init(_ harness: DaemonHarness) {
-        self.init(csv: harness.ctl("history", "export", "--format", "csv").stdout)
-    }
-
-    init(_ harness: DrivenDaemon) {
+    init(_ harness: DaemonUnderTest) {
         self.init(csv: harness.ctl("history", "export", "--format", "csv").stdout)
     }
 
