@@ -136,10 +136,15 @@ let package = Package(
         .testTarget(name: "InputBackendTests", dependencies: [
             "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
+        // The daemon in the test process on virtual time (DrivenDaemon), for the daemon's and the acceptance tests.
+        .target(name: "DrivenDaemonSupport", dependencies: [
+            "StillroomDaemon", "ControlProtocol", "DeviceFakes", "EventLoop", "StillroomCore", "TestSupport",
+        ], path: "Tests/DrivenDaemonSupport"),
         .testTarget(name: "DaemonTests", dependencies: [
-            "StillroomDaemon", "ControlProtocol", "CryptoHash", "DeviceFakes", "EventLoop", "SQLiteStore", "CairoPainter", "NetworkProbe", "TestSupport",
+            "StillroomDaemon", "ControlProtocol", "CryptoHash", "DeviceFakes", "DrivenDaemonSupport", "EventLoop", "SQLiteStore", "CairoPainter",
+            "NetworkProbe", "TestSupport",
         ]),
-        .testTarget(name: "AcceptanceTests", dependencies: ["StillroomCore", "MPG123Decoder", "TestSupport"]),
+        .testTarget(name: "AcceptanceTests", dependencies: ["DrivenDaemonSupport", "StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ContentTests", dependencies: ["CryptoHash", "StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "CurlDownloaderTests", dependencies: [

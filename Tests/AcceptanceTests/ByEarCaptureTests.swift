@@ -3,8 +3,9 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// Using the box by ear, as the listener hears it: the real daemon on ALSA's `file` plugin (every sample played kept),
-/// the bundled content, keys on its terminal, the real CLI. What was heard is measured on the capture.
+/// Using the box by ear, as the listener hears it: the daemon on virtual time (`DrivenJourney`) playing through
+/// ALSA's `file` plugin (every sample played kept), the bundled content, keys on its terminal, the real CLI.
+/// What was heard is measured on the capture.
 @Suite(.serialized) struct ByEarCaptureTests {
     static let rate = 44_100
     static let session = "steady-breath"
@@ -15,7 +16,7 @@ import Testing
     /// listening to what the box says after each, until it says the second minute; then what is heard is
     /// the recording there.
     @Test func seekingByEarToTheSecondMinute() throws {
-        let journey = Journey()
+        let journey = DrivenJourney()
         let recording = try Audio.decode(RepositoryPaths.content + "/sessions/\(Self.session)/audio.mp3")
         journey.start()
         for key in ["volume", "speaker-cap", "headphones-cap", "night-cap"] { journey.ctl("settings", "set", key, "100") }
@@ -66,7 +67,7 @@ import Testing
     /// One run: the settings, the recording from its start, a label said four seconds in; returns the
     /// capture and the label's first frame.
     func labelOverTheRecording(_ settings: [(String, String)]) -> (captured: [Int16], gain: Double) {
-        let journey = Journey()
+        let journey = DrivenJourney()
         journey.start()
         for (key, value) in settings { journey.ctl("settings", "set", key, value) }
         let effective = journey.status()["effectiveVolume"]?.integerValue ?? -1
@@ -154,7 +155,7 @@ import Testing
     /// With nothing playing, the voice and the chime play at the volume after the caps (with a floor at
     /// volume 30), never above a cap.
     @Test func theVoiceAloneAndTheChimeObeyTheCaps() throws {
-        let journey = Journey()
+        let journey = DrivenJourney()
         journey.start()
         for (key, value) in [("night-mode", "off"), ("volume", "100"), ("speaker-cap", "100"), ("headphones-cap", "100"), ("night-cap", "100")] {
             journey.ctl("settings", "set", key, value)

@@ -3,11 +3,12 @@ import StillroomCore
 import TestSupport
 import Testing
 
-/// A spoken label over a playing recording, as the listener hears it: the real daemon, the bundled
-/// session, ALSA's `file` plugin capturing every sample played, the label asked for with the real CLI.
+/// A spoken label over a playing recording, as the listener hears it: the daemon on virtual time
+/// (`DrivenJourney`), the bundled session, ALSA's `file` plugin capturing every sample played, the label
+/// asked for with the real CLI.
 @Suite struct SpokenLabelCaptureTests {
     @Test func theLabelIsHeardOverTheDuckedRecordingWhichThenComesBackUnchanged() throws {
-        let journey = Journey()
+        let journey = DrivenJourney()
         let session = "steady-breath"
         let recording = try Audio.decode(RepositoryPaths.content + "/sessions/\(session)/audio.mp3")
         journey.start()

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DrivenDaemonSupport
 import StillroomCore
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import CairoPainter
+import DrivenDaemonSupport
 import Glibc
 import StillroomCore
 import TestSupport

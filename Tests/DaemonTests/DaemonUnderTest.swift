@@ -1,3 +1,4 @@
+import DrivenDaemonSupport
 import TestSupport
 
 /// The daemon as a test drives it through the real CLI: the real binary (`DaemonHarness`) or the daemon in

@@ -1,4 +1,5 @@
 import ControlProtocol
+import DrivenDaemonSupport
 import Glibc
 import StillroomCore
 import TestSupport

@@ -1,3 +1,4 @@
+import DrivenDaemonSupport
 import StillroomCore
 import TestSupport
 import Testing

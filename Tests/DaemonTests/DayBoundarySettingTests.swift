@@ -1,3 +1,4 @@
+import DrivenDaemonSupport
 import SQLiteStore
 import StillroomCore
 import TestSupport

@@ -1,3 +1,4 @@
+import DrivenDaemonSupport
 import TestSupport
 import Testing
 

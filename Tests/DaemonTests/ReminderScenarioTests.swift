@@ -1,4 +1,5 @@
 import ControlProtocol
+import DrivenDaemonSupport
 import FoundationEssentials
 import Glibc
 import StillroomCore

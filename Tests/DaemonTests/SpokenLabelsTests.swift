@@ -1,3 +1,4 @@
+import DrivenDaemonSupport
 import Glibc
 import StillroomCore
 import TestSupport

@@ -18,20 +18,20 @@ import Testing
 ///
 /// What it cannot show stays with `DaemonHarness` and the real binary: a kill -9, signals, start-up as a
 /// process, descriptors and memory over hours.
-final class DrivenDaemon {
-    let directory: TemporaryDirectory
-    let content: String
-    var extraArguments: [String]
+public final class DrivenDaemon {
+    public let directory: TemporaryDirectory
+    public let content: String
+    public var extraArguments: [String]
     /// The daemon's environment (TZ for its local time).
-    var environment: [String: String]
-    let clock: ManualClock
-    private(set) var virtual: VirtualLoop?
-    private(set) var daemon: Daemon?
+    public var environment: [String: String]
+    public let clock: ManualClock
+    public private(set) var virtual: VirtualLoop?
+    public private(set) var daemon: Daemon?
     private var logFD: Int32 = -1
     private var nextRequestID = 1
 
     /// `wallNow`: where the box's wall clock starts (ManualClock's default otherwise).
-    init(content: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], wallNow: Date? = nil) {
+    public init(content: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], wallNow: Date? = nil) {
         directory = TemporaryDirectory("stillroom-driven")
         self.extraArguments = extraArguments
         self.environment = environment
@@ -44,14 +44,14 @@ final class DrivenDaemon {
         directory.remove()
     }
 
-    var dataDirectory: String { directory.file("data") }
-    var logPath: String { directory.file("daemon.log") }
+    public var dataDirectory: String { directory.file("data") }
+    public var logPath: String { directory.file("daemon.log") }
 
-    var socketPath: String { directory.file("run/control.sock") }
+    public var socketPath: String { directory.file("run/control.sock") }
     /// The daemon's `--audio-device` ("paced" plays at the loop's speed; "paced:8" eight times faster).
-    var daemonAudioDevice = "paced"
+    public var daemonAudioDevice = "paced"
 
-    var arguments: [String] {
+    public var arguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
          "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
     }
@@ -61,7 +61,7 @@ final class DrivenDaemon {
 
     /// Starts the daemon on a loop of its own (the clock going on from where it was) and lets the loop
     /// run what the start set in motion. With `keys`, `--input terminal` reads a pipe `typeKeys` writes.
-    func start(keys: Bool) throws {
+    public func start(keys: Bool) throws {
         if keys {
             var ends: [Int32] = [0, 0]
             precondition(pipe(&ends) == 0)
@@ -74,20 +74,20 @@ final class DrivenDaemon {
     /// Types keys on the daemon's terminal `after` a person's pause, and runs what they set in motion.
     /// The pause is what real time gives a test of the real binary for free: keys never come in the very
     /// instant the last ones were handled, and a press that soon after a release is a bounce to the box.
-    func typeKeys(_ keys: String) { typeKeys(keys, after: keyPause) }
+    public func typeKeys(_ keys: String) { typeKeys(keys, after: keyPause) }
 
     /// The pause before each `typeKeys`. The terminal's held gestures (K, L, G, F) let go up to 3.5 s
     /// after they are typed: a test that types one and then another key sets it longer than that.
-    var keyPause: Duration = .milliseconds(250)
+    public var keyPause: Duration = .milliseconds(250)
 
-    func typeKeys(_ keys: String, after pause: Duration) {
+    public func typeKeys(_ keys: String, after pause: Duration) {
         guard let keysPipe else { preconditionFailure("started without keys") }
         try? virtual?.advance(by: pause)
         _ = keys.utf8CString.withUnsafeBufferPointer { write(keysPipe.write, $0.baseAddress, $0.count - 1) }
         try? virtual?.settle()
     }
 
-    func start() throws {
+    public func start() throws {
         precondition(daemon == nil, "already running")
         guard case .run(let options) = try DaemonOptions.parse(arguments) else {
             preconditionFailure("the arguments ask for no daemon")
@@ -102,14 +102,14 @@ final class DrivenDaemon {
     }
 
     /// Starts it with `environment` (TZ) instead of the one it was made with.
-    func start(environment: [String: String]) throws {
+    public func start(environment: [String: String]) throws {
         self.environment = environment
         try start()
     }
 
     /// Stops the daemon as SIGTERM would; returns the exit status and everything logged so far.
     @discardableResult
-    func stop() -> (status: Int32, log: String) {
+    public func stop() -> (status: Int32, log: String) {
         guard let running = daemon else { return (0, log) }
         let status = running.stopDriven()
         daemon = nil
@@ -128,9 +128,9 @@ final class DrivenDaemon {
     /// daemon's loop (its time standing still) until the CLI has closed its output and exited. With the
     /// daemon stopped, the CLI answers alone, as on the box.
     @discardableResult
-    func ctl(_ arguments: String...) -> (status: Int32, stdout: String, stderr: String) { ctl(arguments) }
+    public func ctl(_ arguments: String...) -> (status: Int32, stdout: String, stderr: String) { ctl(arguments) }
 
-    func ctl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
+    public func ctl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String) {
         let process = Subprocess(BuiltProducts.path("stillroomctl"),
                                  ["--socket", socketPath, "--data-dir", dataDirectory, "--content-dir", content] + arguments)
         guard let loop = virtual?.loop else {
@@ -166,18 +166,18 @@ final class DrivenDaemon {
     /// Moves virtual time on, deadline by deadline, until `condition` holds on the status as
     /// `stillroomctl status --json` prints it (for at most an hour of it: a guard, not a timing).
     @discardableResult
-    func waitForStatus(within limit: Duration = .seconds(3600), _ condition: (String) -> Bool) -> String {
+    public func waitForStatus(within limit: Duration = .seconds(3600), _ condition: (String) -> Bool) -> String {
         func text() -> String { ControlCodec.json(status()) }
         _ = try? virtual?.advance(until: { condition(text()) }, within: limit)
         return text()
     }
 
     /// Everything the daemon logged, across its starts.
-    var log: String { String(decoding: Files.read(logPath), as: UTF8.self) }
+    public var log: String { String(decoding: Files.read(logPath), as: UTF8.self) }
 
     /// Answers `command` as the control socket would, then runs what the answer set in motion.
     @discardableResult
-    func request(_ command: ControlCommand) -> Result<JSONValue, ControlError> {
+    public func request(_ command: ControlCommand) -> Result<JSONValue, ControlError> {
         guard let daemon else { return .failure(ControlError(.failed, "not running")) }
         nextRequestID += 1
         let answer = daemon.answer(ControlRequest(id: nextRequestID, command))
@@ -186,14 +186,14 @@ final class DrivenDaemon {
     }
 
     /// The answer's result, or `.null` for a refusal.
-    func result(_ command: ControlCommand) -> JSONValue {
+    public func result(_ command: ControlCommand) -> JSONValue {
         (try? request(command).get()) ?? .null
     }
 
-    func status() -> JSONValue { result(.status) }
+    public func status() -> JSONValue { result(.status) }
 
     /// Moves virtual time on by `duration`; everything due on the way runs at its time.
-    func advance(by duration: Duration) throws {
+    public func advance(by duration: Duration) throws {
         try #require(virtual != nil, "not running")
         try virtual?.advance(by: duration)
     }
@@ -201,7 +201,7 @@ final class DrivenDaemon {
     /// Moves virtual time on until the status satisfies `condition`, for at most `limit` of it (a guard,
     /// not a timing: the expectations after it then fail on the last status). Returns the last status.
     @discardableResult
-    func advance(until condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600)) throws -> JSONValue {
+    public func advance(until condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600)) throws -> JSONValue {
         let loop = try #require(virtual, "not running")
         _ = try loop.advance(until: { condition(status()) }, within: limit)
         return status()
