@@ -3,7 +3,8 @@ import EventLoop
 import StillroomCore
 
 /// The player's effects, performed: the engine for sound, the store for checkpoints (with the practice run
-/// they update, in one transaction), loop timers.
+/// they update, in one transaction), loop timers. The rules between the player and the ledger are
+/// `Listening`'s; this performs its two steps.
 extension Daemon {
     /// Feeds an event to the player and performs what it asks.
     func apply(_ event: PlayerEvent) {
@@ -12,29 +13,28 @@ extension Daemon {
         if !player.outputAvailable, event.asksForSound {
             retryOutput()
         }
-        if case .loaded(let frames, let rate) = event, let id = player.sessionID {
-            engineSession = (id, rate, frames) // heard frames from now on belong to this session
-        }
         if event == .acceptResume, let offer = player.resumeOffer, let id = try? ContentID(validating: offer.position.sessionID),
            let length = content.lengths[id] {
             joinRunForResume(sessionID: offer.position.sessionID, sampleRate: length.sampleRate, recordingFrames: length.frames)
         }
-        let effects = player.handle(event, now: loop.now)
+        let step = listening.begin(event, now: loop.now)
         // A recording starting ends a breathing timer: one thing at a time, and the timer is silent.
         if breathingTimer != nil, player.phase == .playing || player.phase == .loading { finishBreathingTimer(completed: false) }
-        // The place and the practice run it updates are kept in one transaction (one fsync): the output's
-        // effects first (they report what it played), then the ledger decides, then the one save, then a load.
-        let plan = ProgressSave.plan(effects)
-        for effect in plan.before { perform(effect) }
-        let practice = ledgerFollowsPlayer(checkpointed: plan.savesCheckpoint)
-        var progress = plan.save
-        progress.add(practice.saves)
-        save(progress)
-        for effect in plan.after { perform(effect) }
-        if practice.sessionLeft {
+        // The output's effects first (they report what it played), then the one save, then a load.
+        for effect in step.output { perform(effect) }
+        let settled = listening.settle(step.plan, now: loop.now, wall: wallMilliseconds)
+        switch settled.pauseTimer {
+        case .cancel: runPauseTimer.cancel()
+        case .armUnlessArmed:
+            if !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
+        case .leave: break
+        }
+        save(settled.save)
+        for effect in settled.after { perform(effect) }
+        if settled.sessionLeft {
             finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
         }
-        if !effects.isEmpty && !player.outputAvailable && !outputRetryTimer.isScheduled {
+        if !step.isEmpty && !player.outputAvailable && !outputRetryTimer.isScheduled {
             outputRetryTimer.schedule(after: .seconds(2))
         }
         // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.
@@ -62,7 +62,6 @@ extension Daemon {
     private func perform(_ effect: PlayerEffect) {
         switch effect {
         case .load(let id):
-            engineSession = nil
             guard let contentID = try? ContentID(validating: id), let session = anySession(contentID),
                   let path = audioPath(of: session) else {
                 apply(.loadFailed("The session \(id) is not on this box: download it first."))

@@ -30,8 +30,6 @@ extension Daemon {
 
     /// The player changed: a waiting reminder may go now.
     func reminderFollowsPlayer() {
-        if player.phase == .paused && pausedSince == nil { pausedSince = loop.now }
-        if player.phase != .paused { pausedSince = nil }
         perform(reminder.contextChanged(now: unixNow, rules: timeZone.rules, context: reminderContext))
     }
 
@@ -43,7 +41,7 @@ extension Daemon {
 
     var reminderContext: ReminderMachine.Context {
         ReminderMachine.Context(playing: player.phase == .playing || player.phase == .loading,
-                                pausedFor: pausedSince.map { Int64((loop.now - $0).seconds) },
+                                pausedFor: listening.pausedSince.map { Int64((loop.now - $0).seconds) },
                                 muted: effectiveVolume == 0, night: isNight, outputAvailable: player.outputAvailable)
     }
 

@@ -17,7 +17,7 @@ extension Daemon {
         observed.inputEvents = inputEventsHandled
         observed.framesPresented = screen.map(\.framesPresented)
         observed.framePending = screen?.nextFrameDeadline != nil
-        observed.heardSeconds = Self.seconds(heardSecondsTotal)
+        observed.heardSeconds = Self.seconds(listening.heardSeconds)
         observed.screen = screen.map { $0.isScreenOn ? (ui.power == .dim ? "dim" : "on") : "off" } ?? "none"
         observed.page = ui.screenKind(model).rawValue
         if options.timeWarp > 1 {

@@ -26,12 +26,11 @@ public final class Daemon {
     let notifier: SystemdNotifier
     let store: SQLiteStore
     var content: LoadedContent
-    var player: PlayerMachine
+    /// The player and the practice ledger, with the rules between them (StillroomCore's `Listening`).
+    var listening: Listening
+    var player: PlayerMachine { listening.player }
     let engine: PlaybackEngine
     var loggedPhase: PlayerPhase = .idle
-    var ledger = PracticeLedger()
-    /// The session whose recording the engine has open: heard frames belong to it.
-    var engineSession: (id: String, sampleRate: Int, frames: Int64)?
     var clockTrusted: Bool
     /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
     var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
@@ -58,9 +57,6 @@ public final class Daemon {
     var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
     /// Input events handled since start, from every backend (status: tests wait on it instead of sleeping).
     var inputEventsHandled = 0
-    /// Seconds of recordings the speaker played since start, as the engine reported them to the practice
-    /// ledger (status: soaks and power-cut tests compare practice kept with it).
-    var heardSecondsTotal = 0.0
     /// Transcript lines still to be read aloud; the box knows whether there are any (a control stops them).
     var readingQueue: [String] = [] {
         didSet { perform(box.handle(.readingAloud(!readingQueue.isEmpty), now: loop.now)) }
@@ -71,8 +67,6 @@ public final class Daemon {
     var reminder = ReminderMachine(preference: nil, firedDay: nil)
     var reminderTimer: WallClockTimer!
     var reminderRecheck: LoopTimer!
-    /// When the current pause began (a reminder waits for a long enough pause).
-    var pausedSince: MonotonicInstant?
     // The controls and the interface (the box's rules), and the screen.
     var box = Box()
     var ui: Interface { box.interface }
@@ -144,7 +138,7 @@ public final class Daemon {
         (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
         storageProblemOnAFullCard = storageProblem != nil && Self.cardIsFull(options)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
-        player = PlayerMachine() // the resume offer is decided once downloaded sessions are known, below
+        listening = Listening() // the resume offer is decided once downloaded sessions are known, below
         settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
@@ -154,11 +148,11 @@ public final class Daemon {
         engine.onEvent = { [unowned self] event in apply(event) }
         engine.onHeard = { [unowned self] ranges in recordHeard(ranges) }
         runPauseTimer = loop.makeTimer { [unowned self] in
-            perform(ledger.close(wall: wallMilliseconds))
+            save(listening.pauseRanOut(wall: wallMilliseconds))
             logger.info("practice: run closed after a long pause")
         }
         startDownloads()
-        player = restorePlayer()
+        listening = Listening(player: restorePlayer())
         loop.onClockChange { [unowned self] in
             clockChanged()
             replanReminder()
