@@ -27,10 +27,10 @@ import Testing
 
     /// `STILLROOM_TORTURE_WARP=N` runs the daemon's clocks N times fast (`--time-warp`) and shortens every
     /// wait to match: what is measured is in the daemon's time (seconds heard, checkpoints every 10 s of
-    /// it), the kills and restarts stay real. 4 by default, so the 50 cuts of scripts/test take about a
-    /// minute instead of four; bench/torture runs a thousand at 10; 1 runs them in real time.
+    /// it), the kills and restarts stay real. 8 by default, so the 50 cuts of scripts/test take about
+    /// half a minute instead of four; bench/torture runs a thousand at 10; 1 runs them in real time.
     var warp: Double {
-        Double(String(cString: getenv("STILLROOM_TORTURE_WARP") ?? strdup("4"))) ?? 4
+        Double(String(cString: getenv("STILLROOM_TORTURE_WARP") ?? strdup("8"))) ?? 8
     }
 
     /// Listens (or waits in a pause) for `seconds` of the daemon's time. This is the torture's random
