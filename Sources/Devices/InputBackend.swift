@@ -7,6 +7,8 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// The chip, line or device does not exist (wrong board file, overlay not loaded, device unplugged).
         case missing
+        /// The device exists but is not what the board file says (it does not send the code given).
+        case unsuitable
         /// The device exists but this user may not open it (group, udev rule).
         case permission
         /// Someone else holds it (another process, or a kernel driver such as gpio-keys).
@@ -59,6 +61,47 @@ public protocol InputBackend: AnyObject {
     /// Receives notices that are not failures (a device removed and back); on the loop's thread.
     var onNotice: ((InputNotice) -> Void)? { get set }
 
+    /// The controls waiting for a device that is not there (not yet, or gone), by device: shown while
+    /// any wait, so a box whose buttons do not answer says why.
+    var missingControls: [MissingControls] { get }
+
     func start(_ handler: @escaping (InputEvent) -> Void) throws(InputError)
     func stop()
+}
+
+extension InputBackend {
+    /// A backend that opens everything at start or fails has nothing waiting.
+    public var missingControls: [MissingControls] { [] }
+}
+
+/// Controls that wait for their device.
+public struct MissingControls: Equatable, Sendable {
+    /// The board file's sections ("play", "knob-turn"), in the file's order.
+    public let sections: [String]
+    /// The device as the board file names it.
+    public let device: String
+
+    public init(sections: [String], device: String) {
+        self.sections = sections
+        self.device = device
+    }
+
+    /// For the maintainer: `[play], [back] on "gpio-keys"`.
+    public var forDoctor: String { sections.map { "[\($0)]" }.joined(separator: ", ") + " on \"\(device)\"" }
+
+    /// For the person at the box: `PLAY, BACK and pressing the knob ("gpio-keys")`.
+    public var inWords: String {
+        let names = sections.map { section -> String in
+            switch section {
+            case "play": "PLAY"
+            case "back": "BACK"
+            case "knob-turn": "turning the knob"
+            case "knob-press": "pressing the knob"
+            case "jack": "the headphone socket"
+            default: section
+            }
+        }
+        let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+        return listed + " (\"\(device)\")"
+    }
 }

@@ -14,7 +14,9 @@ import SystemCalls
 /// loop's timers. The state at start is read (EVIOCGKEY, EVIOCGSW): a held button is ignored until its
 /// next press and the jack's state is sent at once. A device that goes away (ENODEV, as when its driver is
 /// unbound or a USB sound card is pulled) is closed; /dev/input is watched with inotify and the device is
-/// opened and grabbed again when it returns. Debouncing, long presses and repeats are done here as for
+/// opened and grabbed again when it returns. A device not there at start is waited for the same way (its
+/// driver may load after the daemon): the start goes on with a warning, and `missingControls` names what
+/// waits, for the screen and the doctor, so a misspelt name is seen rather than silently waited on. Debouncing, long presses and repeats are done here as for
 /// GPIO lines, so both backends behave alike.
 public final class EvdevInput: InputBackend {
     public let name = "evdev"
@@ -23,7 +25,9 @@ public final class EvdevInput: InputBackend {
     /// One device the board names, with what it is read for.
     final class Slot {
         let pattern: String
+        /// The board file's sections read from it, as "[play], [back]" for messages, and by name.
         var sections: String
+        var sectionNames: [String] = []
         var role: EvdevDeviceRole
         var interpreter: EvdevInterpreter
         var reader = EvdevRecordReader()
@@ -51,6 +55,10 @@ public final class EvdevInput: InputBackend {
     private var timer: LoopTimer?
     private var inotify: FileDescriptor?
     private var inotifyWatch: IOWatch?
+    /// The inotify watch is on the devices' directory itself (not on its parent, waiting for it).
+    private var watchingDirectory = false
+    /// The watch on the directory's parent while the directory is not there, or -1.
+    private var parentWatch: Int32 = -1
     private var started = false
 
     /// Reads the controls `board` binds to evdev; devices are looked for in `directory`.
@@ -67,7 +75,13 @@ public final class EvdevInput: InputBackend {
         slots = Self.slots(for: board)
         decoder = InputDecoder()
         do {
-            for slot in slots { try open(slot, required: true) }
+            for slot in slots {
+                do {
+                    try open(slot, required: true)
+                } catch let error where error.kind == .missing && mayAppearLater(slot) {
+                    onNotice?(InputNotice(.warning, error.message + "; waiting for it"))
+                }
+            }
             try watchDirectory()
         } catch {
             stop()
@@ -86,11 +100,26 @@ public final class EvdevInput: InputBackend {
         slots = []
         inotifyWatch?.cancel()
         inotifyWatch = nil
-        inotify = nil // closes it
+        inotify = nil // closes it, and its watches with it
+        watchingDirectory = false
+        parentWatch = -1
         timer?.cancel()
         timer = nil
         handler = nil
         started = false
+    }
+
+    public var missingControls: [MissingControls] {
+        slots.filter { $0.fd < 0 }.map { MissingControls(sections: $0.sectionNames, device: $0.pattern) }
+    }
+
+    /// A device looked for by name, or by a path right in the watched directory, is seen when it appears
+    /// (inotify on that directory). A path elsewhere (a by-path link, made by udev after the node) is not:
+    /// missing at start, it stays an error.
+    private func mayAppearLater(_ slot: Slot) -> Bool {
+        guard slot.pattern.hasPrefix("/") else { return true }
+        guard slot.pattern.hasPrefix(directory + "/") else { return false }
+        return !slot.pattern.dropFirst(directory.count + 1).contains("/")
     }
 
     /// Groups the board's evdev bindings by device.
@@ -107,6 +136,7 @@ public final class EvdevInput: InputBackend {
             change(&target.role)
             target.interpreter = EvdevInterpreter(role: target.role)
             target.sections = target.sections.isEmpty ? "[\(section)]" : target.sections + ", [\(section)]"
+            target.sectionNames.append(section)
         }
         for (control, section) in [(Control.play, "play"), (.back, "back"), (.knob, "knob-press")] {
             if case .evdev(let code) = board.button(control).source {
@@ -176,7 +206,7 @@ public final class EvdevInput: InputBackend {
     private func adopt(_ device: FileDescriptor, path: String, name: String, for slot: Slot) throws(InputError) {
         let fd = device.rawValue
         for (type, code) in slot.role.needed where !Self.hasCode(fd, type: type, code: code) {
-            throw InputError(.missing, "evdev: \"\(name)\" (\(path)) does not send \(EvdevNames.name(type: type, code: code)), "
+            throw InputError(.unsuitable, "evdev: \"\(name)\" (\(path)) does not send \(EvdevNames.name(type: type, code: code)), "
                 + "which the board file gives \(slot.sections); check \"code\" against `evtest \(path)`")
         }
         slot.monotonic = stillroom_evdev_set_clock(fd, CLOCK_MONOTONIC) == 0
@@ -307,10 +337,15 @@ public final class EvdevInput: InputBackend {
             throw InputError(.failed, "evdev: \(SystemError("inotify_init1"))")
         }
         let descriptor = FileDescriptor(adopting: fd) // closed here when the watch below fails
-        guard inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0 else {
-            let error = SystemError("inotify_add_watch", path: directory)
-            descriptor.close()
-            throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(error.reason)")
+        if !watchDevicesDirectory(fd) {
+            // No input device at all yet, so no /dev/input: watch its parent until the directory appears.
+            let parent = String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+            parentWatch = errno == ENOENT ? inotify_add_watch(fd, parent.isEmpty ? "/" : parent, UInt32(IN_CREATE)) : -1
+            guard parentWatch >= 0 else {
+                let error = SystemError("inotify_add_watch", path: directory)
+                descriptor.close()
+                throw InputError(.failed, "evdev: cannot watch \(directory) for devices coming back: \(error.reason)")
+            }
         }
         inotify = descriptor
         do {
@@ -320,15 +355,29 @@ public final class EvdevInput: InputBackend {
         }
     }
 
+    /// Watches the devices' directory for nodes created or made readable; false (errno set) when it cannot.
+    private func watchDevicesDirectory(_ fd: Int32) -> Bool {
+        watchingDirectory = inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0
+        return watchingDirectory
+    }
+
     private func directoryChanged() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         guard let inotify else { return }
         while retryingOnInterrupt({ buffer.withUnsafeMutableBytes { Glibc.read(inotify.rawValue, $0.baseAddress, $0.count) } }) > 0 {}
+        // The directory appeared under its parent: watch it (its nodes may already be there: looked at below).
+        if !watchingDirectory {
+            guard watchDevicesDirectory(inotify.rawValue) else { return }
+            _ = inotify_rm_watch(inotify.rawValue, parentWatch) // the rest of /dev is none of our business
+            parentWatch = -1
+        }
         var events: [InputEvent] = []
         for slot in slots where slot.fd < 0 {
+            let seenBefore = slot.path != nil
             try? open(slot, required: false)
             guard slot.fd >= 0 else { continue }
-            onNotice?(InputNotice(.info, "evdev: \(slot.path ?? slot.pattern) (\(slot.sections)) is back"))
+            onNotice?(InputNotice(.info, "evdev: \(slot.path ?? slot.pattern) (\(slot.sections)) is "
+                + (seenBefore ? "back" : "here: the controls on it work from now on")))
             events += resynchronize(slot)
         }
         deliver(events)

@@ -32,8 +32,11 @@ extension Daemon {
         case .none:
             check("input", true, "no controls (stillroomd --input none)")
         default:
-            check("input", !inputBackends.isEmpty, inputBackends.map(\.name).joined(separator: ", "),
-                  fix: "check the board file (\(options.boardFile)) and the wiring; see docs/board.md")
+            let missing = missingControls
+            check("input", !inputBackends.isEmpty && missing.isEmpty,
+                  inputBackends.map(\.name).joined(separator: ", ") + (missing.isEmpty ? "" : "; waiting for " + missing.map(\.forDoctor).joined(separator: "; ")),
+                  fix: "check the board file (\(options.boardFile)) and the wiring; see docs/board.md"
+                      + (missing.isEmpty ? "" : "; the device names are in /proc/bus/input/devices"))
         }
         if let screen {
             check("display", !screen.failed, "\(screen.display.name), \(screen.display.size.width)x\(screen.display.size.height)"

@@ -31,11 +31,16 @@ extension Daemon {
             return
         }
         for backend in backends {
-            backend.onNotice = { [logger] notice in
+            backend.onNotice = { [unowned self] notice in
                 switch notice.level {
                 case .warning: logger.warning("input: \(notice.message)")
                 default: logger.info("input: \(notice.message)")
                 }
+                // A device gone or come: the controls notice follows (once running; at start the first
+                // model is built after the input anyway). A later loss shows a dismissed notice again.
+                guard !inputBackends.isEmpty else { return }
+                if notice.level == .warning { controlsNoticeDismissed = false }
+                refreshModel()
             }
             do {
                 try backend.start { [unowned self] event in handleInput(event) }

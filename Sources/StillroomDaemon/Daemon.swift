@@ -106,6 +106,7 @@ public final class Daemon {
     var updates = UpdateSide()
     var storageNoticeDismissed = false
     var outputNoticeDismissed = false
+    var controlsNoticeDismissed = false
     /// The Wi-Fi as wpa_supplicant tells it (Daemon+Wifi).
     var wifi = WifiSide()
     /// Held for the life of the process: no second daemon on this data folder.

@@ -123,7 +123,7 @@ func role() -> EvdevDeviceRole {
 
     // The adapter itself, as far as it goes without /dev/input (uinput belongs to the QEMU system test).
 
-    @Test func noDeviceOfThatNameSaysWhatWasFoundAndWhereToLook() throws {
+    @Test func aDeviceNotThereAtStartIsWaitedForAndSaidWhatWasFoundAndWhereToLook() throws {
         let loop = try EventLoop()
         let directory = TemporaryDirectory("stillroom-evdev")
         defer { directory.remove() }
@@ -131,10 +131,55 @@ func role() -> EvdevDeviceRole {
             "play": "backend = evdev\ndevice = button@5\ncode = KEY_PLAYPAUSE",
         ]))
         let input = EvdevInput(loop: loop, board: board, directory: directory.path)
-        #expect(throws: InputError(.missing, "evdev: no input device named \"button@5\" for [play]; no input devices at all in "
-            + "\(directory.path). Check the dtoverlay lines (board/README.md) and the names in /proc/bus/input/devices")) {
-            try input.start { _ in }
-        }
+        var notices: [InputNotice] = []
+        input.onNotice = { notices.append($0) }
+        try input.start { _ in }
+        #expect(notices == [InputNotice(.warning, "evdev: no input device named \"button@5\" for [play]; no input devices at all in "
+            + "\(directory.path). Check the dtoverlay lines (board/README.md) and the names in /proc/bus/input/devices; waiting for it")])
+        #expect(input.missingControls == [MissingControls(sections: ["play"], device: "button@5")])
+        input.stop()
+        #expect(input.missingControls.isEmpty)
+    }
+
+    /// A node appearing in the watched directory is tried at once (a FIFO: it opens like a device but
+    /// answers no input ioctls, so it is refused, which shows it was tried).
+    @Test func aDeviceAppearingInTheDirectoryIsTriedAtOnce() throws {
+        let loop = try EventLoop()
+        let directory = TemporaryDirectory("stillroom-evdev")
+        defer { directory.remove() }
+        let node = directory.file("event0")
+        let board = try BoardFileParser.parse(boardText(["play": "backend = evdev\ndevice = \(node)\ncode = KEY_PLAYPAUSE"]))
+        let input = EvdevInput(loop: loop, board: board, directory: directory.path)
+        var notices: [InputNotice] = []
+        input.onNotice = { notices.append($0) }
+        try input.start { _ in }
+        defer { input.stop() }
+        #expect(input.missingControls == [MissingControls(sections: ["play"], device: node)])
+        #expect(mkfifo(node, 0o600) == 0)
+        _ = try loop.runOnce(timeout: .seconds(10)) // a guard: inotify answers at once
+        #expect(notices.last == InputNotice(.warning, "evdev: \"?\" (\(node)) does not send KEY_PLAYPAUSE, which the board file "
+            + "gives [play]; check \"code\" against `evtest \(node)`"))
+        #expect(input.missingControls == [MissingControls(sections: ["play"], device: node)])
+    }
+
+    /// With no input device at all the kernel has no /dev/input yet: its parent is watched until it comes.
+    @Test func theDevicesDirectoryItselfIsWaitedFor() throws {
+        let loop = try EventLoop()
+        let parent = TemporaryDirectory("stillroom-evdev")
+        defer { parent.remove() }
+        let directory = parent.file("input")
+        let node = directory + "/event3"
+        let board = try BoardFileParser.parse(boardText(["play": "backend = evdev\ndevice = \(node)\ncode = KEY_PLAYPAUSE"]))
+        let input = EvdevInput(loop: loop, board: board, directory: directory)
+        var notices: [InputNotice] = []
+        input.onNotice = { notices.append($0) }
+        try input.start { _ in }
+        defer { input.stop() }
+        #expect(mkdir(directory, 0o755) == 0)
+        _ = try loop.runOnce(timeout: .seconds(10))
+        #expect(mkfifo(node, 0o600) == 0)
+        _ = try loop.runOnce(timeout: .seconds(10))
+        #expect(notices.last?.message.hasPrefix("evdev: \"?\" (\(node)) does not send KEY_PLAYPAUSE") == true, "\(notices)")
     }
 
     @Test func aDeviceThatDoesNotSendTheKeyIsRefused() throws {
@@ -145,19 +190,23 @@ func role() -> EvdevDeviceRole {
         #expect(mkfifo(node, 0o600) == 0) // opens like a device, but answers no input ioctls
         let board = try BoardFileParser.parse(boardText(["play": "backend = evdev\ndevice = \(node)\ncode = KEY_PLAYPAUSE"]))
         let input = EvdevInput(loop: loop, board: board, directory: directory.path)
-        #expect(throws: InputError(.missing, "evdev: \"?\" (\(node)) does not send KEY_PLAYPAUSE, which the board file gives "
+        #expect(throws: InputError(.unsuitable, "evdev: \"?\" (\(node)) does not send KEY_PLAYPAUSE, which the board file gives "
             + "[play]; check \"code\" against `evtest \(node)`")) {
             try input.start { _ in }
         }
     }
 
-    @Test func aMissingPathIsNamed() throws {
+    /// A path the directory's watch would not see appear (a by-path link, made by udev after the node)
+    /// is not waited for: missing at start, it is an error that names it.
+    @Test func aMissingPathOutsideTheWatchedDirectoryIsNamed() throws {
         let loop = try EventLoop()
         let board = try BoardFileParser.parse(boardText(["jack": "backend = evdev\ndevice = /dev/input/by-path/nowhere-event"]))
-        let input = EvdevInput(loop: loop, board: board, directory: "/nonexistent")
-        #expect(throws: InputError(.missing, "evdev: cannot open /dev/input/by-path/nowhere-event ([jack]): No such file or "
-            + "directory. Check the path in the board file and that the overlay creating it is loaded")) {
-            try input.start { _ in }
+        for directory in ["/nonexistent", "/dev/input"] {
+            let input = EvdevInput(loop: loop, board: board, directory: directory)
+            #expect(throws: InputError(.missing, "evdev: cannot open /dev/input/by-path/nowhere-event ([jack]): No such file or "
+                + "directory. Check the path in the board file and that the overlay creating it is loaded")) {
+                try input.start { _ in }
+            }
         }
     }
 }

@@ -276,6 +276,9 @@ extension NoticeKind {
     public static let updateRolledBack = NoticeKind(rawValue: "update-rolled-back")
     /// The Wi-Fi could not be joined (a refused passphrase, a network not in range); live, until it joins.
     public static let wifiNotJoined = NoticeKind(rawValue: "wifi-not-joined")
+    /// A control's device is not there (its driver not loaded yet, unplugged, or misnamed in the board
+    /// file); live, until it appears.
+    public static let controlsMissing = NoticeKind(rawValue: "controls-missing")
 }
 
 extension ResumeOffer {

@@ -244,6 +244,8 @@ public enum InterfaceSamples {
                 message: "A new version did not start well, so the box went back to the one it ran before (update failed: 2027.01.15 (slot B) did not start; back to slot A).")]; return m }()),
             state("notice-wifi", [Page(.notice(id: -4))], { var m = base; m.notices = [InterfaceModel.Notice(id: -4, kind: .wifiNotJoined,
                 message: WifiWatch.Problem.wrongPassphrase(ssid: "Flat 4").noticeMessage)]; return m }()),
+            state("notice-controls", [Page(.notice(id: -5))], { var m = base; m.notices = [InterfaceModel.Notice(id: -5, kind: .controlsMissing,
+                message: "Not answering yet: PLAY, BACK and pressing the knob (\"gpio-keys\").")]; return m }()),
             state("library-timer", [Page(.library, focus: .timerLink)], base),
             state("timer-setup-pattern", [Page(.timerSetup, focus: .timerPattern)], breathing(base, pattern: "box", minutes: 10).withoutTimer),
             State(name: "timer-setup-choosing", interface: choosing, model: base, now: now),

@@ -164,6 +164,7 @@ public enum InterfaceText {
         case .updateFailed: return "The update was not installed"
         case .updateRolledBack: return "The update was undone"
         case .wifiNotJoined: return "Wi-Fi not joined"
+        case .controlsMissing: return "Some controls do not answer"
         default: return "Notice"
         }
     }
@@ -190,6 +191,9 @@ public enum InterfaceText {
         case .wifiNotJoined:
             return "Nothing, to keep listening: only downloads and setting the clock wait for the network. To join it, "
                 + "whoever looks after the box writes wifi.txt again on the card's boot partition; stillroomctl network says more."
+        case .controlsMissing:
+            return "Everything else works as usual, and these controls work as soon as their device appears. If they never do, "
+                + "whoever looks after the box checks the board file's device names; stillroomctl doctor says which."
         default:
             return "Dismiss it when you have read it."
         }
