@@ -608,6 +608,37 @@ def main():
         return "%s unloaded (DRM core loaded again by the unit: %s), the daemon started without a screen; %s loaded → " \
                "first frame %.1f s later, same daemon: %s" % (module, not drm_core_left, module, took, " | ".join(lines)[-400:])
 
+    def late_controls():
+        """Controls whose devices appear after the daemon started (a driver loading late, a keypad plugged
+        in later; in the twin, its uinput unit, no longer ordered before the daemon): the uinput devices
+        removed, the daemon started without them, then the devices made again. The daemon starts all the
+        same and says which controls wait (doctor, a live notice); the same daemon, never restarted, opens
+        them when they come, and PLAY pressed on them plays (the next scenario)."""
+        box.out("systemctl stop stillroom.service")
+        box.out("systemctl stop stillroom-uinput.service")
+        check(box.run("grep -q stillroom-qemu /proc/bus/input/devices")[0] != 0, "the uinput devices are still there")
+        box.out("systemctl start stillroom.service")  # Type=notify: returns at READY=1
+        pid = box.service()["MainPID"]
+        doctor_input = lambda: next((line for line in box.run("stillroomctl doctor")[1].splitlines() if "input" in line[:18]), "")
+        waiting = doctor_input()
+        check(waiting.startswith("FAIL input") and "waiting for [play], [back], [knob-press] on \"stillroom-qemu-buttons\"" in waiting,
+              "doctor before the devices: %s" % waiting)
+        notices = json.loads(box.out("stillroomctl status --json")).get("notices", [])
+        check(any(n.get("kind") == "controls-missing" for n in notices), "no controls notice: %s" % notices)
+        made_at = time.monotonic()
+        box.out("systemctl start stillroom-uinput.service")
+        box.wait_until("the controls open", lambda: doctor_input().startswith("ok"), 120, interval=1.0)
+        took = time.monotonic() - made_at
+        report.figure("late_controls.devices_made_to_open_host_seconds", round(took, 1))
+        check(box.service()["MainPID"] == pid, "the daemon was restarted")
+        devices = box.open_devices(pid)
+        check(any(d.startswith("/dev/input/") for d in devices), "the daemon holds no input device open: %s" % devices)
+        notices = json.loads(box.out("stillroomctl status --json")).get("notices", [])
+        check(not any(n.get("kind") == "controls-missing" for n in notices), "the controls notice stayed: %s" % notices)
+        state["devices"], state["pid"] = devices, pid
+        return "the daemon started without its controls (doctor: %s); uinput devices made → open %.1f s later, same daemon" % (
+            waiting[:120], took)
+
     def watchdog_restart():
         props = box.service()
         pid, restarts = props["MainPID"], int(props["NRestarts"])
@@ -835,6 +866,7 @@ def main():
                 report.scenario("screen: the late screen shows the daemon's frame (screendump)", screen)
             if display_cost_seconds:
                 report.scenario("the screen's CPU cost on this CPU (figure)", display_cost)
+            report.scenario("controls whose devices come after the daemon", late_controls)
             if report.scenario("PLAY (uinput) → audio on the loopback", play_audio) and \
                     report.scenario("the sweep is heard where status says it plays", sweep_heard_where_status_says):
                 report.scenario("seek with stillroomctl lands where asked (by pitch)", seek_by_control)
