@@ -25,9 +25,10 @@ public final class EvdevInput: InputBackend {
     /// One device the board names, with what it is read for.
     final class Slot {
         let pattern: String
-        /// The board file's sections read from it, as "[play], [back]" for messages, and by name.
-        var sections: String
+        /// The board file's sections read from it, by name.
         var sectionNames: [String] = []
+        /// The same as messages give them: "[play], [back]".
+        var sections: String { sectionNames.map { "[\($0)]" }.joined(separator: ", ") }
         var role: EvdevDeviceRole
         var interpreter: EvdevInterpreter
         var reader = EvdevRecordReader()
@@ -38,9 +39,8 @@ public final class EvdevInput: InputBackend {
         var watch: IOWatch?
         var monotonic = true
 
-        init(pattern: String, sections: String, role: EvdevDeviceRole) {
+        init(pattern: String, role: EvdevDeviceRole) {
             self.pattern = pattern
-            self.sections = sections
             self.role = role
             interpreter = EvdevInterpreter(role: role)
         }
@@ -127,7 +127,7 @@ public final class EvdevInput: InputBackend {
         var slots: [Slot] = []
         func slot(_ device: String) -> Slot {
             if let found = slots.first(where: { $0.pattern == device }) { return found }
-            let made = Slot(pattern: device, sections: "", role: EvdevDeviceRole())
+            let made = Slot(pattern: device, role: EvdevDeviceRole())
             slots.append(made)
             return made
         }
@@ -135,7 +135,6 @@ public final class EvdevInput: InputBackend {
             let target = slot(device)
             change(&target.role)
             target.interpreter = EvdevInterpreter(role: target.role)
-            target.sections = target.sections.isEmpty ? "[\(section)]" : target.sections + ", [\(section)]"
             target.sectionNames.append(section)
         }
         for (control, section) in [(Control.play, "play"), (.back, "back"), (.knob, "knob-press")] {
