@@ -63,5 +63,10 @@ import Testing
         #expect(daemon.status()["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "controls-missing" } == false)
         #expect(daemon.ctl("doctor").stdout.contains("FAIL input"))
         #expect(daemon.log.contains("input: evdev: no input device named \"stillroom-test-late-buttons\""), "\(daemon.log)")
+        // A restart with the devices still missing starts again, and says it again (a dismissal is this run's).
+        daemon.stop()
+        try daemon.start()
+        #expect(daemon.status()["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "controls-missing" } == true)
+        #expect(daemon.ctl("play", "steady-breath").status == 0)
     }
 }
