@@ -243,6 +243,7 @@ public final class Daemon {
         controlServer?.shutDown()
         watchdogTimer?.cancel()
         store.close()
+        dataLock.release()
         logger.notice("stopped cleanly")
     }
 

@@ -12,9 +12,19 @@ final class DataDirectoryLock {
 
     /// Nil when a read-only folder has no lock file: nothing there can be written, so there is nothing to
     /// guard. Closing it (when this object goes) releases the lock; the process's end does too.
-    private let file: FileDescriptor?
+    private var file: FileDescriptor?
 
     private init(file: FileDescriptor?) { self.file = file }
+
+    /// Lets the folder go at a clean stop. Unlocked first, then closed: a copy of the descriptor that a
+    /// child forked in the meantime still holds (until its exec closes it) would otherwise keep the lock,
+    /// and a daemon started at once on the same folder would be refused.
+    func release() {
+        guard let file else { return }
+        _ = flock(file.rawValue, LOCK_UN)
+        file.close()
+        self.file = nil
+    }
 
     /// Takes the lock, or fails with one line naming the daemon that holds it. With `required` false (a
     /// folder the daemon already knows it cannot use), a lock file that cannot be opened is no refusal.

@@ -1,3 +1,4 @@
+import DrivenDaemonSupport
 import Glibc
 import TestSupport
 import Testing
@@ -23,5 +24,37 @@ import Testing
         harness.start() // the lock goes with the process
         #expect(harness.ctl("status").status == 0)
         harness.stop()
+    }
+
+    /// A child forked by anything else in the process (a helper, or another test here) holds a copy of the
+    /// lock's descriptor until its exec closes it. A daemon stopped cleanly in that moment must still let
+    /// the folder go, or one started at once on it is refused (it was, once, in CI). The copy is made here
+    /// with dup, which shares the lock as a fork's copy does, and kept across the restart.
+    @Test func aCleanStopLetsTheFolderGoEvenWhileACopyOfTheLockIsHeldElsewhere() throws {
+        let harness = DrivenDaemon()
+        try harness.start()
+        let lockPath = harness.dataDirectory + "/stillroomd.lock"
+        let original = try #require(Self.descriptor(of: lockPath), "the daemon holds no descriptor of \(lockPath)")
+        let copy = dup(original)
+        try #require(copy >= 0)
+        defer { close(copy) }
+        #expect(harness.stop().status == 0)
+        #expect(throws: Never.self) { try harness.start() }
+        #expect(harness.status()["state"] != nil)
+        harness.stop()
+    }
+
+    /// The descriptor in this process open on `path` (from /proc/self/fd).
+    private static func descriptor(of path: String) -> Int32? {
+        guard let directory = opendir("/proc/self/fd") else { return nil }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let fd = Int32(name) else { continue }
+            var target = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
+            if count > 0, String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == path { return fd }
+        }
+        return nil
     }
 }
