@@ -52,11 +52,11 @@ extension Daemon {
                 guard try store.deletePracticeRun(id: run) else {
                     return .failure(ControlError(.notFound, "no practice run \(run); see stillroomctl history recent"))
                 }
-                listening.forget(run: run)
+                feed(.runsDeleted(run: run))
                 count = 1
             } else {
                 count = try store.deleteAllPracticeRuns()
-                listening.forget(run: nil) // the run in progress goes too; listening from now on starts a new one
+                feed(.runsDeleted(run: nil)) // the run in progress goes too; listening from now on starts a new one
                 untrustedRunsThisBoot = [:]
             }
         } catch {

@@ -65,14 +65,14 @@ extension Daemon {
         // The transcript's pages near the reader move with the recording: bring them up to date, so a
         // detent lands on the page the screen shows next.
         if ui.screen == .transcript { refreshModel() }
-        perform(box.handle(.input(event), now: loop.now))
+        feed(.input(event))
     }
 
     /// A held gesture completed (BACK and the knob: spoken labels; BACK and PLAY: the key describer; BACK
     /// alone for three seconds: the guide). The box decides; a setting the card cannot save is said to be
     /// unchanged (Daemon+Interface, `perform`).
     func chordTimerFired() {
-        perform(box.handle(.gestureTimer, now: loop.now))
+        feed(.gestureTimer)
     }
 
     private func startJackMonitor(card: String, control: String) {

@@ -17,7 +17,7 @@ extension Daemon {
         refreshModel(historyChanged: true)
         for kind in InterfaceTimer.allCases {
             interfaceTimers[kind] = loop.makeTimer { [unowned self] in
-                perform(box.handle(.interfaceTimer(kind), now: loop.now))
+                feed(.interfaceTimer(kind))
             }
         }
         minuteTimer = loop.makeWallClockTimer { [unowned self] in
@@ -26,7 +26,7 @@ extension Daemon {
         }
         scheduleNextMinute()
         try openDisplay()
-        perform(box.handle(.start, now: loop.now))
+        feed(.start)
     }
 
     func stopInterface() {
@@ -52,7 +52,7 @@ extension Daemon {
             // The pages the screen cuts the transcript's long cues into, for the knob (Interface.scroll).
             next.transcriptPages = sceneBuilder.transcriptPages(ui, model: next, size: screen.display.size, now: loop.now)
         }
-        perform(box.handle(.modelChanged(next), now: loop.now))
+        feed(.modelChanged(next))
     }
 
     private func buildModel() -> InterfaceModel {
@@ -139,29 +139,7 @@ extension Daemon {
         minuteTimer?.schedule(at: Date(timeIntervalSince1970: Double(next)))
     }
 
-    // MARK: Effects
-
-    /// Performs the box's effects in order; the interface's own come in runs, one run per event, each
-    /// performed as a whole (a refusal in it silences what it meant to say).
-    func perform(_ effects: [BoxEffect]) {
-        var run: [InterfaceEffect] = []
-        for effect in effects {
-            if case .interface(let effect) = effect {
-                run.append(effect)
-                continue
-            }
-            if !run.isEmpty { perform(run) }
-            run = []
-            switch effect {
-            case .interface: break
-            case .gestureTimer(let due):
-                if let due { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
-            case .stopReadingAloud: stopReading()
-            case .redraw: screen?.invalidate()
-            }
-        }
-        if !run.isEmpty { perform(run) }
-    }
+    // MARK: The interface's effects
 
     /// Performs the interface's effects in order. A setting the card cannot save is said to be unchanged
     /// (even with spoken labels off: someone asked for it), and what the interface meant to say about the

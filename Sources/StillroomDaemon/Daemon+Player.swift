@@ -2,55 +2,11 @@ import Devices
 import EventLoop
 import StillroomCore
 
-/// The player's effects, performed: the engine for sound, the store for checkpoints (with the practice run
-/// they update, in one transaction), loop timers. The rules between the player and the ledger are
-/// `Listening`'s; this performs its two steps.
+/// The player's effects on the output, performed: the engine for sound, loop timers. The rules around the
+/// player and the ledger are the box's (Box+Listening.swift).
 extension Daemon {
-    /// Feeds an event to the player and performs what it asks.
-    func apply(_ event: PlayerEvent) {
-        // A press that asks for sound while the output is missing tries it once more first: a DAC whose
-        // driver came up after start-up (or a cable plugged back) plays at once, not after the next retry.
-        if !player.outputAvailable, event.asksForSound {
-            retryOutput()
-        }
-        if event == .acceptResume, let offer = player.resumeOffer, let id = try? ContentID(validating: offer.position.sessionID),
-           let length = content.lengths[id] {
-            joinRunForResume(sessionID: offer.position.sessionID, sampleRate: length.sampleRate, recordingFrames: length.frames)
-        }
-        let step = listening.begin(event, now: loop.now)
-        // A recording starting ends a breathing timer: one thing at a time, and the timer is silent.
-        if breathingTimer != nil, player.phase == .playing || player.phase == .loading { finishBreathingTimer(completed: false) }
-        // The output's effects first (they report what it played), then the one save, then a load.
-        for effect in step.output { perform(effect) }
-        let settled = listening.settle(step.plan, now: loop.now, wall: wallMilliseconds)
-        switch settled.pauseTimer {
-        case .cancel: runPauseTimer.cancel()
-        case .armUnlessArmed:
-            if !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
-        case .leave: break
-        }
-        save(settled.save)
-        for effect in settled.after { perform(effect) }
-        if settled.sessionLeft {
-            finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
-        }
-        if !step.isEmpty && !player.outputAvailable && !outputRetryTimer.isScheduled {
-            outputRetryTimer.schedule(after: .seconds(2))
-        }
-        // Effects can feed events back (a load answers `.loaded`): log each phase once, when it settles.
-        if player.phase != loggedPhase {
-            loggedPhase = player.phase
-            logTransition()
-            reminderFollowsPlayer()
-        }
-        // The screen extrapolates the position between reports; redraw for a new second, not every report.
-        if case .heard = event {
-            let second = Int(player.positionSeconds)
-            if second == lastShownSecond { return }
-            lastShownSecond = second
-        }
-        refreshModel()
-    }
+    /// Hands an event to the player, in the box, and performs what it asks.
+    func apply(_ event: PlayerEvent) { feed(.player(event)) }
 
     /// Starts a session from the library (from the beginning).
     func play(sessionID id: ContentID) -> Bool {
@@ -59,7 +15,7 @@ extension Daemon {
         return true
     }
 
-    private func perform(_ effect: PlayerEffect) {
+    func perform(_ effect: PlayerEffect) {
         switch effect {
         case .load(let id):
             guard let contentID = try? ContentID(validating: id), let session = anySession(contentID),
@@ -76,7 +32,7 @@ extension Daemon {
             engine.stop()
         case .seekOutput(let frame):
             engine.seek(toFrame: frame)
-        // `apply` gathers these into one save with the practice runs (`ProgressSave.plan`); alone, each is a save of its own.
+        // The box gathers these into one save with the practice runs (`ProgressSave.plan`); alone, each is a save of its own.
         case .saveCheckpoint(let position):
             save(ProgressSave(checkpoints: [.save(position)]))
         case .clearCheckpoint(let id):
@@ -122,10 +78,10 @@ extension Daemon {
         }
     }
 
-    private func logTransition() {
+    func logTransition(_ phase: PlayerPhase) {
         let id = player.sessionID ?? "-"
         let at = TimeText.clock(player.positionSeconds)
-        switch player.phase {
+        switch phase {
         case .playing: logger.info("playing \(id) from \(at)")
         case .paused: logger.info("paused \(id) at \(at) (\(player.pauseReason?.rawValue ?? "user"))")
         case .ended: logger.info("ended \(id)")

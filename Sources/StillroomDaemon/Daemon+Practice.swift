@@ -7,15 +7,16 @@ extension Daemon {
     /// The engine reports recording ranges the device played (`Listening` attributes them to the session
     /// the engine has open).
     func recordHeard(_ ranges: [Range<Int64>]) {
-        save(listening.heard(ranges, now: loop.now, wall: wallMilliseconds, clockTrusted: clockTrusted))
+        feed(.heard(ranges, clockTrusted: clockTrusted))
     }
 
     /// Accepting a resume offer continues the session's latest run when it is not complete.
-    func joinRunForResume(sessionID: String, sampleRate: Int, recordingFrames: Int64) {
-        guard let recent = try? store.recentPracticeRuns(limit: 20),
+    func joinRunForResume(sessionID: String) {
+        guard let id = try? ContentID(validating: sessionID), let length = content.lengths[id],
+              let recent = try? store.recentPracticeRuns(limit: 20),
               let run = recent.first(where: { $0.sessionID == sessionID }), run.completedAt == nil,
               recent.first?.sessionID == sessionID else { return }
-        listening.join(run, sampleRate: sampleRate, recordingFrames: recordingFrames, now: loop.now)
+        feed(.continueRun(run, sampleRate: length.sampleRate, recordingFrames: length.frames))
         logger.info("practice: continuing run \(run.id ?? 0) of \(sessionID)")
     }
 
@@ -28,7 +29,7 @@ extension Daemon {
         }
         clockTrusted = true
         let wall = wallMilliseconds
-        save(listening.clockBecameTrusted(now: loop.now, wall: wall))
+        feed(.clockBecameTrusted)
         for (id, started) in untrustedRunsThisBoot {
             guard let record = try? store.practiceRun(id: id), !record.clockTrusted else { continue }
             _ = try? store.updatePracticeRun(PracticeLedger.redated(record, startedMonotonic: started, now: loop.now, wall: wall))
@@ -60,7 +61,7 @@ extension Daemon {
                 logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
             }
         }
-        untrustedRunsThisBoot.merge(listening.saved(progress.runs, as: stored)) { _, new in new }
+        feed(.saved(runs: progress.runs, as: stored))
     }
 
     var wallMilliseconds: UnixMilliseconds { UnixMilliseconds(date: loop.wallNow) }

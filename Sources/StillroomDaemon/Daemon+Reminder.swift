@@ -36,7 +36,7 @@ extension Daemon {
     /// The silent cue: the screen lights (as a touch would, through the interface, which dims it again in
     /// its own time) so the card or the circle is seen without a sound.
     func glow() {
-        perform(box.handle(.glow, now: loop.now))
+        feed(.glow)
     }
 
     var reminderContext: ReminderMachine.Context {

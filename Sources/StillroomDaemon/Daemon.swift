@@ -26,11 +26,10 @@ public final class Daemon {
     let notifier: SystemdNotifier
     let store: SQLiteStore
     var content: LoadedContent
-    /// The player and the practice ledger, with the rules between them (StillroomCore's `Listening`).
-    var listening: Listening
-    var player: PlayerMachine { listening.player }
+    /// The player and the practice ledger, with the rules between them (in the box: `Box.listening`).
+    var listening: Listening { box.listening }
+    var player: PlayerMachine { box.player }
     let engine: PlaybackEngine
-    var loggedPhase: PlayerPhase = .idle
     var clockTrusted: Bool
     /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
     var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
@@ -59,7 +58,7 @@ public final class Daemon {
     var inputEventsHandled = 0
     /// Transcript lines still to be read aloud; the box knows whether there are any (a control stops them).
     var readingQueue: [String] = [] {
-        didSet { perform(box.handle(.readingAloud(!readingQueue.isEmpty), now: loop.now)) }
+        didSet { feed(.readingAloud(!readingQueue.isEmpty)) }
     }
     var readingTimer: LoopTimer!
     var labelTimer: LoopTimer!
@@ -67,7 +66,7 @@ public final class Daemon {
     var reminder = ReminderMachine(preference: nil, firedDay: nil)
     var reminderTimer: WallClockTimer!
     var reminderRecheck: LoopTimer!
-    // The controls and the interface (the box's rules), and the screen.
+    // The box's rules: the controls, the interface, the player and the ledger. Then the screen.
     var box = Box()
     var ui: Interface { box.interface }
     var model: InterfaceModel { box.model }
@@ -85,7 +84,6 @@ public final class Daemon {
     var noticesCache: [InterfaceModel.Notice]?
     /// Favourites or notices changed in the store: re-read them at the next model refresh.
     var storedChanged = false
-    var lastShownSecond = -1
     var transcriptCache: (id: String, transcript: Transcript?)?
     var breathCueCache: (id: String, track: BreathCueTrack?)?
     var breathingTimer: BreathingTimer?
@@ -139,7 +137,6 @@ public final class Daemon {
         (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
         storageProblemOnAFullCard = storageProblem != nil && Self.cardIsFull(options)
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
-        listening = Listening() // the resume offer is decided once downloaded sessions are known, below
         settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
@@ -149,11 +146,12 @@ public final class Daemon {
         engine.onEvent = { [unowned self] event in apply(event) }
         engine.onHeard = { [unowned self] ranges in recordHeard(ranges) }
         runPauseTimer = loop.makeTimer { [unowned self] in
-            save(listening.pauseRanOut(wall: wallMilliseconds))
+            feed(.runPauseRanOut)
             logger.info("practice: run closed after a long pause")
         }
         startDownloads()
-        listening = Listening(player: restorePlayer())
+        // The resume offer is decided once downloaded sessions are known.
+        box = Box(listening: Listening(player: restorePlayer()))
         loop.onClockChange { [unowned self] in
             clockChanged()
             replanReminder()

@@ -8,26 +8,35 @@
 /// - any control but a wake stops a transcript being read aloud;
 /// - every change may change the screen, so every handled event ends with a redraw.
 ///
+/// The player and the practice ledger are in the box too (`Listening`, Box+Listening.swift).
+///
 /// The daemon turns its devices, timers and rebuilt models into `BoxEvent`s and performs the
-/// `BoxEffect`s; it keeps no rule of its own about what a control means.
+/// `BoxEffect`s; it keeps no rule of its own about what a control means or what listening keeps.
 public struct Box: Equatable, Sendable {
     public private(set) var interface: Interface
     public private(set) var controls: ControlInput
     public private(set) var model: InterfaceModel
     /// A transcript is being read aloud (the daemon's speech queue is not empty).
     public private(set) var isReadingAloud = false
+    public internal(set) var listening: Listening
+    /// The player's phase last said (`.playerPhaseChanged`), and the position's second last shown.
+    var shownPhase: PlayerPhase = .idle
+    var shownSecond = -1
 
     public init(interface: Interface = Interface(), controls: ControlInput = ControlInput(),
-                model: InterfaceModel = InterfaceModel()) {
+                model: InterfaceModel = InterfaceModel(), listening: Listening = Listening()) {
         self.interface = interface
         self.controls = controls
         self.model = model
+        self.listening = listening
     }
 
     /// The kind of screen showing, as the controls see it.
     public var screenKind: ScreenKind { interface.screenKind(model) }
 
-    public mutating func handle(_ event: BoxEvent, now: MonotonicInstant) -> [BoxEffect] {
+    /// `now` on the monotonic clock, `wall` the wall clock's reading of the same moment (practice runs
+    /// are dated by it).
+    public mutating func handle(_ event: BoxEvent, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         switch event {
         case .start:
             return wrap(interface.start(model: model, now: now))
@@ -51,6 +60,27 @@ public struct Box: Equatable, Sendable {
             return wrap(interface.handle(.wake, model: model, now: now)) + [.redraw]
         case .readingAloud(let reading):
             isReadingAloud = reading
+            return []
+        case .player(let event, let prepared):
+            return begin(event, prepared: prepared, now: now)
+        case .settle(let step, let event):
+            return settle(step, of: event, now: now, wall: wall)
+        case .finish(let event, let acted):
+            return finish(event, acted: acted)
+        case .heard(let ranges, let clockTrusted):
+            return saving(listening.heard(ranges, now: now, wall: wall, clockTrusted: clockTrusted))
+        case .saved(let runs, let stored):
+            let untrusted = listening.saved(runs, as: stored)
+            return untrusted.isEmpty ? [] : [.rememberUntrustedRuns(untrusted)]
+        case .continueRun(let run, let sampleRate, let recordingFrames):
+            listening.join(run, sampleRate: sampleRate, recordingFrames: recordingFrames, now: now)
+            return []
+        case .runPauseRanOut:
+            return saving(listening.pauseRanOut(wall: wall))
+        case .clockBecameTrusted:
+            return saving(listening.clockBecameTrusted(now: now, wall: wall))
+        case .runsDeleted(let run):
+            listening.forget(run: run)
             return []
         }
     }

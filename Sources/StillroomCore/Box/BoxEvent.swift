@@ -1,4 +1,4 @@
-/// Everything that can happen to the box's controls and screen, as the daemon reports it.
+/// Everything that can happen to the box, as the daemon reports it.
 public enum BoxEvent: Equatable, Sendable {
     /// The interface begins, on the model the box already holds.
     case start
@@ -14,6 +14,30 @@ public enum BoxEvent: Equatable, Sendable {
     case glow
     /// The box started or finished reading a transcript aloud.
     case readingAloud(Bool)
+
+    // Listening: the player and the practice ledger (Box+Listening.swift).
+
+    /// A request for the player (a control, a command on the socket) or a report from the engine.
+    /// `prepared` once the steps it needs first were taken (the output tried again, a run joined).
+    case player(PlayerEvent, prepared: Bool = false)
+    /// The output's effects of a player event were performed (they reported what the output played):
+    /// the ledger follows, and the save and what comes after it are asked for.
+    case settle(Listening.Step, of: PlayerEvent)
+    /// The save and what followed it were performed too: what the player shows now. `acted` when the
+    /// player asked for anything at all.
+    case finish(PlayerEvent, acted: Bool)
+    /// The output played these frames of the recording it has open.
+    case heard([Range<Int64>], clockTrusted: Bool)
+    /// The store kept `runs` as `stored` (the same order, with their ids).
+    case saved(runs: [PracticeRunRecord], as: [PracticeRunRecord])
+    /// The run to continue on accepting the offered place: the session's latest, not complete.
+    case continueRun(PracticeRunRecord, sampleRate: Int, recordingFrames: Int64)
+    /// The long pause ran out.
+    case runPauseRanOut
+    /// The wall clock became trustworthy.
+    case clockBecameTrusted
+    /// Practice runs were deleted: `run`, or all of them with nil.
+    case runsDeleted(run: Int64?)
 }
 
 /// What the daemon does for the box, in order.
@@ -26,4 +50,31 @@ public enum BoxEffect: Equatable, Sendable {
     case stopReadingAloud
     /// The screen may have changed: draw it again when the display can take a frame.
     case redraw
+
+    // Listening (Box+Listening.swift).
+
+    /// Hand this event back to the box once the effects before it are performed.
+    case then(BoxEvent)
+    /// The player's effects on the output (the engine) and its checkpoint timer.
+    case output(PlayerEffect)
+    /// Try to open the missing output once more now (a DAC that came up late plays at once).
+    case retryOutput
+    /// Keep trying the missing output every 2 s, unless that is already arranged.
+    case keepRetryingOutput
+    /// Find the session's latest run and, if it may be continued, answer `.continueRun`.
+    case joinLatestRun(sessionID: String)
+    /// Keep the place and the runs with it in one transaction; answer `.saved`.
+    case save(ProgressSave)
+    /// The long-pause timer that closes a run.
+    case runPauseTimer(PracticeLedger.PauseTimer)
+    /// Runs first saved under an untrusted clock, with their monotonic start, for re-dating later.
+    case rememberUntrustedRuns([Int64: MonotonicInstant])
+    /// A recording starting ends the breathing timer (one thing at a time, and the timer is silent).
+    case endBreathingTimer
+    /// A session was left with a run open: a quiet moment for deferred work.
+    case sessionLeft
+    /// The player settled in a new phase (the log says it; the reminder follows it).
+    case playerPhaseChanged(PlayerPhase)
+    /// What the player shows changed: rebuild the model (which comes back as `.modelChanged`).
+    case rebuildModel
 }

@@ -25,7 +25,7 @@ final class InterfaceDriver {
         self.now = now
         box = Box(model: model)
         try! input.start { [unowned self] event in self.feed(event) }
-        perform(box.handle(.start, now: now))
+        perform(box.handle(.start, now: now, wall: 0))
     }
 
     var screen: Screen { interface.screen }
@@ -64,7 +64,7 @@ final class InterfaceDriver {
         }
     }
 
-    func feed(_ event: InputEvent) { perform(box.handle(.input(event), now: now)) }
+    func feed(_ event: InputEvent) { perform(box.handle(.input(event), now: now, wall: 0)) }
 
     /// Moves the clock on, firing due timers in order (and ending a breathing timer at its end, as the
     /// daemon's end timer does).
@@ -74,7 +74,7 @@ final class InterfaceDriver {
             if let gestureAt = gestureDueAt, gestureAt <= end,
                timers.values.allSatisfy({ $0 >= gestureAt }), model.breathingTimer.map({ $0.endsAt >= gestureAt }) ?? true {
                 now = max(now, gestureAt)
-                perform(box.handle(.gestureTimer, now: now))
+                perform(box.handle(.gestureTimer, now: now, wall: 0))
                 continue
             }
             let due = timers.filter { $0.value <= end }.min { $0.value < $1.value }
@@ -86,7 +86,7 @@ final class InterfaceDriver {
             guard let (kind, at) = due else { break }
             now = max(now, at)
             timers[kind] = nil
-            perform(box.handle(.interfaceTimer(kind), now: now))
+            perform(box.handle(.interfaceTimer(kind), now: now, wall: 0))
         }
         now = end
     }
@@ -94,7 +94,7 @@ final class InterfaceDriver {
     /// Changes the model as the daemon would, and tells the interface.
     func update(_ change: (inout InterfaceModel) -> Void) {
         change(&model)
-        perform(box.handle(.modelChanged(model), now: now))
+        perform(box.handle(.modelChanged(model), now: now, wall: 0))
     }
 
     // MARK: The daemon's side
@@ -109,6 +109,7 @@ final class InterfaceDriver {
             case .interface(let effect): run.append(effect)
             case .gestureTimer(let at): gestureDueAt = at
             case .stopReadingAloud, .redraw: break
+            default: preconditionFailure("the driver stands in for the player and feeds the box no player event: \(effect)")
             }
         }
         if !run.isEmpty { apply(run) }
@@ -171,7 +172,7 @@ final class InterfaceDriver {
             }
         }
         // The daemon hands every changed model back.
-        let more = box.handle(.modelChanged(model), now: now)
+        let more = box.handle(.modelChanged(model), now: now, wall: 0)
         if !more.isEmpty { perform(more) }
     }
 }

@@ -1,0 +1,66 @@
+/// The player and the practice ledger inside the box (`Listening`), with the rules around them that were
+/// the daemon's:
+///
+/// - a request for sound while the output is missing tries the output once more first;
+/// - accepting the offered place first joins the run it continues;
+/// - a recording starting ends the breathing timer;
+/// - an event is handled in `Listening`'s two steps: the output's effects, then (as `.settle`, handed back
+///   once they are performed) the one save, the long-pause timer and what comes after the save; then
+///   (as `.finish`, once those are performed too) what the player shows;
+/// - while the output is missing, anything the player did keeps the output being retried;
+/// - a new phase is said once, when it settles; the position is redrawn once a second, not every report.
+extension Box {
+    public var player: PlayerMachine { listening.player }
+
+    /// A player event's first step, once what it needs first is done.
+    mutating func begin(_ event: PlayerEvent, prepared: Bool, now: MonotonicInstant) -> [BoxEffect] {
+        if !prepared {
+            let first = preparation(for: event)
+            if !first.isEmpty { return first + [.then(.player(event, prepared: true))] }
+        }
+        let step = listening.begin(event, now: now)
+        var effects: [BoxEffect] = []
+        if model.breathingTimer != nil, player.phase == .playing || player.phase == .loading {
+            effects.append(.endBreathingTimer)
+        }
+        return effects + step.output.map(BoxEffect.output) + [.then(.settle(step, of: event))]
+    }
+
+    /// The steps an event needs before the player takes it.
+    private func preparation(for event: PlayerEvent) -> [BoxEffect] {
+        var first: [BoxEffect] = []
+        if !player.outputAvailable, event.asksForSound { first.append(.retryOutput) }
+        if event == .acceptResume, let offer = player.resumeOffer { first.append(.joinLatestRun(sessionID: offer.position.sessionID)) }
+        return first
+    }
+
+    mutating func settle(_ step: Listening.Step, of event: PlayerEvent, now: MonotonicInstant,
+                                 wall: UnixMilliseconds) -> [BoxEffect] {
+        let settled = listening.settle(step.plan, now: now, wall: wall)
+        var effects: [BoxEffect] = []
+        if settled.pauseTimer != .leave { effects.append(.runPauseTimer(settled.pauseTimer)) }
+        effects += saving(settled.save)
+        effects += settled.after.map(BoxEffect.output)
+        if settled.sessionLeft { effects.append(.sessionLeft) }
+        return effects + [.then(.finish(event, acted: !step.isEmpty))]
+    }
+
+    /// An event's last step, after the save and what followed it (a load answers with events of its own,
+    /// which have settled by now): what the player shows now.
+    mutating func finish(_ event: PlayerEvent, acted: Bool) -> [BoxEffect] {
+        var effects: [BoxEffect] = []
+        if acted && !player.outputAvailable { effects.append(.keepRetryingOutput) }
+        if player.phase != shownPhase {
+            shownPhase = player.phase
+            effects.append(.playerPhaseChanged(player.phase))
+        }
+        if case .heard = event {
+            let second = Int(player.positionSeconds)
+            if second == shownSecond { return effects }
+            shownSecond = second
+        }
+        return effects + [.rebuildModel]
+    }
+
+    func saving(_ save: ProgressSave) -> [BoxEffect] { save.isEmpty ? [] : [.save(save)] }
+}

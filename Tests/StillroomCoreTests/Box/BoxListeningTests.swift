@@ -1,0 +1,110 @@
+import StillroomCore
+import Testing
+
+/// The rules around the player and the ledger inside the box (Box+Listening.swift), in milliseconds: the
+/// steps a request needs first, the breathing timer a recording ends, when the output is retried, and what
+/// is said and redrawn once an event has settled. Frames are at 1,000 a second.
+@Suite struct BoxListeningTests {
+    let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+    let wall: UnixMilliseconds = 1_800_000_000_000
+
+    /// Feeds `event` and performs what the box asks as the daemon does, handing `.then` events back in
+    /// order; the engine answers a load with `.loaded` (300 s). Returns every effect, in the order met.
+    @discardableResult
+    func feed(_ box: inout Box, _ event: BoxEvent, at seconds: Double = 0) -> [BoxEffect] {
+        let now = start + .milliseconds(Int64(seconds * 1000))
+        var met: [BoxEffect] = []
+        for effect in box.handle(event, now: now, wall: wall) {
+            met.append(effect)
+            switch effect {
+            case .then(let next): met += feed(&box, next, at: seconds)
+            case .output(.load): met += feed(&box, .player(.loaded(lengthFrames: 300_000, sampleRate: 1000)), at: seconds)
+            default: break
+            }
+        }
+        return met
+    }
+
+    func playing() -> Box {
+        var box = Box()
+        feed(&box, .player(.play(sessionID: "a", title: "A")))
+        #expect(box.player.phase == .playing)
+        return box
+    }
+
+    @Test func aRequestForSoundWithTheOutputMissingTriesTheOutputFirst() {
+        var box = playing()
+        // The loss stops the output and keeps it being retried.
+        #expect(feed(&box, .player(.outputLost("unplugged"))).contains(.keepRetryingOutput))
+        #expect(!box.player.outputAvailable)
+        let toggled = box.handle(.player(.toggle), now: start, wall: wall)
+        #expect(toggled == [.retryOutput, .then(.player(.toggle, prepared: true))])
+        // Still missing after the try: the player stays silent.
+        feed(&box, .player(.toggle, prepared: true))
+        #expect(box.player.phase == .paused)
+        // A request that wants no sound tries nothing first.
+        #expect(!box.handle(.player(.stop), now: start, wall: wall).contains(.retryOutput))
+    }
+
+    @Test func withTheOutputThereNothingIsTriedAndNothingKeptRetrying() {
+        var box = playing()
+        let effects = feed(&box, .player(.toggle))
+        #expect(!effects.contains(.retryOutput) && !effects.contains(.keepRetryingOutput), "\(effects)")
+    }
+
+    @Test func acceptingTheOfferedPlaceJoinsItsRunFirst() {
+        let offered = PlayerMachine(resumeFrom: PlaybackPosition(sessionID: "a", frame: 60_000, sampleRate: 1000), title: "A")
+        var box = Box(listening: Listening(player: offered))
+        let accepted = box.handle(.player(.acceptResume), now: start, wall: wall)
+        #expect(accepted == [.joinLatestRun(sessionID: "a"), .then(.player(.acceptResume, prepared: true))])
+        // Dismissing the offer joins nothing.
+        #expect(box.handle(.player(.dismissResume), now: start, wall: wall).allSatisfy { $0 != .joinLatestRun(sessionID: "a") })
+    }
+
+    @Test func aRecordingStartingEndsTheBreathingTimerBeforeItSounds() throws {
+        var model = InterfaceModel()
+        model.breathingTimer = try #require(BreathingTimer(patternName: BreathingTimer.patterns[0].name, minutes: 5, startedAt: start))
+        var box = Box(model: model)
+        let effects = feed(&box, .player(.play(sessionID: "a", title: "A")))
+        let ended = try #require(effects.firstIndex(of: .endBreathingTimer), "\(effects)")
+        let sounded = try #require(effects.firstIndex { if case .output(.startOutput) = $0 { true } else { false } })
+        #expect(ended < sounded)
+        // Without a timer running there is nothing to end.
+        var quiet = Box()
+        #expect(!feed(&quiet, .player(.play(sessionID: "a", title: "A"))).contains(.endBreathingTimer))
+    }
+
+    @Test func aNewPhaseIsSaidOnceWhenTheEventHasSettled() {
+        var box = Box()
+        // The load answers at once: the play settles playing, and "loading" is never said.
+        let phases = feed(&box, .player(.play(sessionID: "a", title: "A"))).compactMap {
+            if case .playerPhaseChanged(let phase) = $0 { phase } else { nil }
+        }
+        #expect(phases == [.playing])
+        let paused = feed(&box, .player(.pause(.user)), at: 5).filter { if case .playerPhaseChanged = $0 { true } else { false } }
+        #expect(paused == [.playerPhaseChanged(.paused)])
+    }
+
+    @Test func thePositionIsRedrawnOnceASecondNotOnEveryReport() {
+        var box = playing()
+        func rebuilds(_ frame: Int64) -> Int {
+            feed(&box, .player(.heard(positionFrame: frame)), at: Double(frame) / 1000).filter { $0 == .rebuildModel }.count
+        }
+        #expect(rebuilds(1_100) == 1)
+        #expect(rebuilds(1_500) == 0)
+        #expect(rebuilds(1_900) == 0)
+        #expect(rebuilds(2_050) == 1)
+        // Anything but a report redraws.
+        #expect(feed(&box, .player(.pause(.user)), at: 2.1).contains(.rebuildModel))
+    }
+
+    @Test func aCheckpointIsOneSaveOfThePlaceWithTheRunItUpdates() throws {
+        var box = playing()
+        feed(&box, .heard([0..<12_000], clockTrusted: true), at: 12)
+        feed(&box, .player(.heard(positionFrame: 12_000)), at: 12)
+        let saves = feed(&box, .player(.checkpointTimer), at: 12).compactMap { if case .save(let save) = $0 { save } else { nil } }
+        #expect(saves.count == 1, "\(saves)")
+        #expect(saves.first?.checkpoints.count == 1)
+        #expect(saves.first?.runs.count == 1)
+    }
+}
