@@ -166,14 +166,8 @@ extension Daemon {
 
     private func perform(_ effect: InterfaceEffect) {
         switch effect {
-        case .play(let id):
-            if let contentID = try? ContentID(validating: id) { _ = play(sessionID: contentID) }
-        case .toggle: apply(.toggle)
-        case .acceptResume: apply(.acceptResume)
-        case .dismissResume: apply(.dismissResume)
-        case .stop: apply(.stop)
-        case .seek(let seconds):
-            if player.sampleRate > 0 { apply(.seek(toFrame: Int64(seconds * Double(player.sampleRate)))) }
+        case .play, .toggle, .acceptResume, .dismissResume, .stop, .seek:
+            break // the box hands these to the player itself
         case .setFavourite(let id, let on):
             if on {
                 _ = try? store.addFavorite(sessionID: id, now: wallMilliseconds)
@@ -235,9 +229,8 @@ extension Daemon {
             }
         case .stopBreathingTimer:
             finishBreathingTimer(completed: false)
-        case .headphones(let connected):
-            apply(.headphones(connected: connected))
-            applySettings() // the headphone cap
+        case .headphones:
+            applySettings() // the headphone cap, once the player (in the box) has followed the jack
         case .quit:
             logger.notice("stopping: quit from the terminal")
             notifier.stopping()
@@ -300,11 +293,10 @@ extension Daemon {
         engine.cue(decoded.samples, rate: decoded.rate)
     }
 
-    /// Reads the current session's transcript aloud, a cue at a time, from `cue` on. The recording pauses
-    /// first (one voice at a time); any control stops the reading.
+    /// Reads the current session's transcript aloud, a cue at a time, from `cue` on. The box paused the
+    /// recording first (one voice at a time); any control stops the reading.
     func readTranscriptAloud(from cue: Int) {
         guard let transcript = model.transcript, cue < transcript.cues.count else { return }
-        if player.phase == .playing { apply(.pause(.user)) }
         readingQueue = transcript.cues[max(0, cue)...].map(\.plainText)
         readNextCue()
     }

@@ -8,7 +8,9 @@
 ///   once they are performed) the one save, the long-pause timer and what comes after the save; then
 ///   (as `.finish`, once those are performed too) what the player shows;
 /// - while the output is missing, anything the player did keeps the output being retried;
-/// - a new phase is said once, when it settles; the position is redrawn once a second, not every report.
+/// - a new phase is said once, when it settles; the position is redrawn once a second, not every report;
+/// - what the interface asks of the player goes to the player; a transcript read aloud pauses the
+///   recording first (one voice at a time).
 extension Box {
     public var player: PlayerMachine { listening.player }
 
@@ -24,6 +26,27 @@ extension Box {
             effects.append(.endBreathingTimer)
         }
         return effects + step.output.map(BoxEffect.output) + [.then(.settle(step, of: event))]
+    }
+
+    /// An interface effect, with what it asks of the player as player events (handed back as `.then`, so
+    /// they come in order with the interface's other effects).
+    public func listen(to effect: InterfaceEffect) -> [BoxEffect] {
+        switch effect {
+        case .play(let id):
+            guard let session = model.session(id) else { return [] } // gone from the library meanwhile
+            return [.then(.player(.play(sessionID: id, title: session.title)))]
+        case .toggle: return [.then(.player(.toggle))]
+        case .acceptResume: return [.then(.player(.acceptResume))]
+        case .dismissResume: return [.then(.player(.dismissResume))]
+        case .stop: return [.then(.player(.stop))]
+        case .seek(let seconds): return [.then(.player(.seekTo(seconds: seconds)))]
+        case .headphones(let connected):
+            // The player pauses or not; the daemon then applies the headphone cap.
+            return [.then(.player(.headphones(connected: connected))), .interface(effect)]
+        case .readTranscript:
+            return (player.phase == .playing ? [.then(.player(.pause(.user)))] : []) + [.interface(effect)]
+        default: return [.interface(effect)]
+        }
     }
 
     /// The steps an event needs before the player takes it.

@@ -91,5 +91,6 @@ public struct Box: Equatable, Sendable {
         return [.stopReadingAloud]
     }
 
-    private func wrap(_ effects: [InterfaceEffect]) -> [BoxEffect] { effects.map(BoxEffect.interface) }
+    /// The interface's effects, with what it asks of the player handed to the player (`listen(to:)`).
+    private func wrap(_ effects: [InterfaceEffect]) -> [BoxEffect] { effects.flatMap(listen(to:)) }
 }

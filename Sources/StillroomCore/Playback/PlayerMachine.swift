@@ -53,6 +53,8 @@ public enum PlayerEvent: Equatable, Sendable {
     /// Seek to a frame (clamped to the recording).
     case seek(toFrame: Int64)
     case seekBy(frames: Int64)
+    /// Seek to a place in seconds (a control's), at the recording's rate; nothing while none is loaded.
+    case seekTo(seconds: Double)
     case acceptResume
     case dismissResume
 
@@ -225,6 +227,11 @@ public struct PlayerMachine: Equatable, Sendable {
             // Saturating: the target is clamped to the recording anyway, and no jump may overflow.
             let (target, overflow) = position.addingReportingOverflow(frames)
             return seek(to: overflow ? (frames < 0 ? 0 : .max) : target, now: now)
+
+        case .seekTo(let seconds):
+            guard sampleRate > 0, seconds.isFinite else { return [] }
+            let frame = (seconds * Double(sampleRate)).rounded(.towardZero)
+            return seek(to: frame >= Double(Int64.max) ? .max : Int64(max(0, frame)), now: now)
 
         case .heard(let frame):
             guard sessionID != nil, phase == .playing || phase == .paused, !seekedWhilePausing else { return [] }

@@ -108,3 +108,28 @@ import Testing
         #expect(saves.first?.runs.count == 1)
     }
 }
+
+extension BoxListeningTests {
+    @Test func whatTheInterfaceAsksOfThePlayerGoesToThePlayer() {
+        var box = Box(model: InterfaceSamples.model())
+        let id = InterfaceSamples.model().sessions[0].id
+        let title = InterfaceSamples.model().sessions[0].title
+        #expect(box.listen(to: .play(sessionID: id)) == [.then(.player(.play(sessionID: id, title: title)))])
+        #expect(box.listen(to: .play(sessionID: "not-in-the-library")).isEmpty)
+        #expect(box.listen(to: .seek(toSeconds: 12.5)) == [.then(.player(.seekTo(seconds: 12.5)))])
+        // The jack: the player follows it, then the daemon applies the headphone cap.
+        #expect(box.listen(to: .headphones(connected: false)) == [.then(.player(.headphones(connected: false))), .interface(.headphones(connected: false))])
+        #expect(box.listen(to: .cue(.tick)) == [.interface(.cue(.tick))])
+        // The player takes a seek in seconds at its own rate.
+        feed(&box, .player(.play(sessionID: id, title: title)))
+        feed(&box, .player(.seekTo(seconds: 12.5)))
+        #expect(box.player.position == 12_500)
+    }
+
+    @Test func aTranscriptReadAloudPausesAPlayingRecordingFirst() {
+        var box = playing()
+        #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.then(.player(.pause(.user))), .interface(.readTranscript(fromCue: 3))])
+        feed(&box, .player(.pause(.user)))
+        #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.interface(.readTranscript(fromCue: 3))])
+    }
+}

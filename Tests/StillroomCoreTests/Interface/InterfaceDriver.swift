@@ -109,10 +109,26 @@ final class InterfaceDriver {
             case .interface(let effect): run.append(effect)
             case .gestureTimer(let at): gestureDueAt = at
             case .stopReadingAloud, .redraw: break
+            case .then(.player(let request, _)):
+                // The stand-in player takes the request with the rest of the run, as the interface asked it.
+                if let asked = Self.interfaceRequest(request) { run.append(asked) }
             default: preconditionFailure("the driver stands in for the player and feeds the box no player event: \(effect)")
             }
         }
         if !run.isEmpty { apply(run) }
+    }
+
+    /// What the interface asked of the player, in the interface's words (the box hands it to the player).
+    static func interfaceRequest(_ event: PlayerEvent) -> InterfaceEffect? {
+        switch event {
+        case .play(let id, _, _): .play(sessionID: id)
+        case .toggle: .toggle
+        case .acceptResume: .acceptResume
+        case .dismissResume: .dismissResume
+        case .stop: .stop
+        case .seekTo(let seconds): .seek(toSeconds: seconds)
+        default: nil // the jack's (its `.headphones` effect follows) and the pause before a reading
+        }
     }
 
     func apply(_ new: [InterfaceEffect]) {
