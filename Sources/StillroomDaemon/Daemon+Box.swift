@@ -43,8 +43,8 @@ extension Daemon {
         case .runPauseTimer(.armUnlessArmed):
             if !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
         case .runPauseTimer(.leave): break
-        case .rememberUntrustedRuns(let runs): untrustedRunsThisBoot.merge(runs) { _, new in new }
-        case .endBreathingTimer: finishBreathingTimer(completed: false)
+        case .redateRuns(let runs): redate(runs)
+        case .silent(let effect): perform(effect)
         case .sessionLeft: finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
         case .playerPhaseChanged(let phase):
             logTransition(phase)

@@ -57,7 +57,6 @@ extension Daemon {
             } else {
                 count = try store.deleteAllPracticeRuns()
                 feed(.runsDeleted(run: nil)) // the run in progress goes too; listening from now on starts a new one
-                untrustedRunsThisBoot = [:]
             }
         } catch {
             return .failure(ControlError(.failed, "history not deleted: \(error)"))

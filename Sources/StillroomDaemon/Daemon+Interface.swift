@@ -166,8 +166,8 @@ extension Daemon {
 
     private func perform(_ effect: InterfaceEffect) {
         switch effect {
-        case .play, .toggle, .acceptResume, .dismissResume, .stop, .seek:
-            break // the box hands these to the player itself
+        case .play, .toggle, .acceptResume, .dismissResume, .stop, .seek, .startBreathingTimer, .stopBreathingTimer:
+            break // the box hands these to the player and the breathing timer itself
         case .setFavourite(let id, let on):
             if on {
                 _ = try? store.addFavorite(sessionID: id, now: wallMilliseconds)
@@ -223,12 +223,6 @@ extension Daemon {
             playCue(cue)
         case .readTranscript(let cue):
             readTranscriptAloud(from: cue)
-        case .startBreathingTimer(let pattern, let minutes):
-            if case .failure(let error) = startBreathingTimer(patternName: pattern, minutes: minutes) {
-                logger.warning("breathing timer: \(error.message)")
-            }
-        case .stopBreathingTimer:
-            finishBreathingTimer(completed: false)
         case .headphones:
             applySettings() // the headphone cap, once the player (in the box) has followed the jack
         case .quit:

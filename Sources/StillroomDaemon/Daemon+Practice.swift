@@ -7,7 +7,7 @@ extension Daemon {
     /// The engine reports recording ranges the device played (`Listening` attributes them to the session
     /// the engine has open).
     func recordHeard(_ ranges: [Range<Int64>]) {
-        feed(.heard(ranges, clockTrusted: clockTrusted))
+        feed(.heard(ranges))
     }
 
     /// Accepting a resume offer continues the session's latest run when it is not complete.
@@ -20,21 +20,19 @@ extension Daemon {
         logger.info("practice: continuing run \(run.id ?? 0) of \(sessionID)")
     }
 
-    /// The clock was set: if it is now synchronised, re-date the runs of this boot that started before.
+    /// The clock was set: the box learns whether it is synchronised now (becoming so, it asks for the runs
+    /// of this boot to be dated again: `redate`).
     func clockChanged() {
-        let trusted = SystemClocks.isWallClockSynchronized()
-        guard trusted, !clockTrusted else {
-            clockTrusted = trusted
-            return
-        }
-        clockTrusted = true
+        feed(.clockTrust(SystemClocks.isWallClockSynchronized()))
+    }
+
+    /// Dates again the runs first saved under the untrusted clock, from their monotonic start.
+    func redate(_ runs: [Int64: MonotonicInstant]) {
         let wall = wallMilliseconds
-        feed(.clockBecameTrusted)
-        for (id, started) in untrustedRunsThisBoot {
+        for (id, started) in runs {
             guard let record = try? store.practiceRun(id: id), !record.clockTrusted else { continue }
             _ = try? store.updatePracticeRun(PracticeLedger.redated(record, startedMonotonic: started, now: loop.now, wall: wall))
         }
-        untrustedRunsThisBoot = [:]
         logger.notice("clock synchronised: practice runs of this boot re-dated")
     }
 

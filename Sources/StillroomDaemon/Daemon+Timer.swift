@@ -6,60 +6,36 @@ import StillroomCore
 /// The silent breathing timer: the circle paces the breath for a set time, with a soft cue at the start
 /// and the end, and the minutes kept as silent practice (a setting).
 extension Daemon {
+    /// Starts a timer from the CLI, or says why not (an unknown pattern or length).
     func startBreathingTimer(patternName: String, minutes: Int) -> Result<JSONValue, ControlError> {
-        guard let timer = BreathingTimer(patternName: patternName, minutes: minutes, startedAt: loop.now) else {
+        guard BreathingTimer(patternName: patternName, minutes: minutes, startedAt: loop.now) != nil else {
             return .failure(ControlError(.invalidArgument, ControlCommand.timerRefusal))
         }
-        if breathingTimer != nil { finishBreathingTimer(completed: false) }
-        if player.phase == .playing { apply(.pause(.user)) } // silence means silence
-        breathingTimer = timer
-        timerStartedWall = wallMilliseconds
-        timerRunID = nil
-        breathingTimerEnd.schedule(at: timer.endsAt)
-        timerRunCheckpoint.schedule(after: PlayerMachine.checkpointInterval)
-        cue("start")
-        logger.info("breathing timer: \(patternName) for \(minutes) min")
+        feed(.startBreathingTimer(pattern: patternName, minutes: minutes))
         return .success(timerJSON())
     }
 
-    /// Ends the timer: `completed` when it ran its length. The minutes are recorded (10 s minimum).
-    func finishBreathingTimer(completed: Bool) {
-        guard let timer = breathingTimer else { return }
-        breathingTimer = nil
-        defer { refreshModel() } // the screen follows: the running timer goes, back to where it started
-        breathingTimerEnd.cancel()
-        timerRunCheckpoint.cancel()
-        let seconds = timer.elapsedSeconds(at: loop.now)
-        if completed { cue("end") }
-        logger.info("breathing timer: \(completed ? "finished" : "stopped") after \(Int(seconds)) s")
-        saveTimerRun(timer, completed: completed)
-        timerRunID = nil
+    /// The timer's effects (the rules are the box's: Box+Silent.swift, SilentPractice).
+    func perform(_ effect: SilentPractice.Effect) {
+        switch effect {
+        case .started(let timer):
+            logger.info("breathing timer: \(timer.patternName) for \(Int(timer.length.seconds) / 60) min")
+        case .stopped(let completed, let seconds):
+            logger.info("breathing timer: \(completed ? "finished" : "stopped") after \(Int(seconds)) s")
+        case .softCue(let moment): cue(moment.rawValue)
+        case .endAlarm(let at):
+            if let at { breathingTimerEnd.schedule(at: at) } else { breathingTimerEnd.cancel() }
+        case .checkpointAlarm(let after):
+            if let after { timerRunCheckpoint.schedule(after: after) } else { timerRunCheckpoint.cancel() }
+        case .saveRun(let run, let started): saveTimerRun(run, startedMonotonic: started)
+        }
     }
 
-    /// Every 10 s of a running timer its run is saved, as a listening run's is: a power cut costs at most
-    /// 10 s of silent practice, not the whole timer.
-    func checkpointTimerRun() {
-        guard let timer = breathingTimer else { return }
-        saveTimerRun(timer, completed: false)
-        timerRunCheckpoint.schedule(after: PlayerMachine.checkpointInterval)
-    }
-
-    /// Inserts the timer's run (once it is 10 s long, the minimum any run needs) or updates it.
-    private func saveTimerRun(_ timer: BreathingTimer, completed: Bool) {
-        let seconds = timer.elapsedSeconds(at: loop.now)
-        guard settings.timerCounts, seconds >= PracticeLedger.minimumListeningSeconds else { return }
-        // With a trusted clock the start is now minus what elapsed: a clock synchronised mid-timer dates the
-        // run correctly, and later saves never undo the re-dating of an earlier one.
-        let startedAt = clockTrusted ? wallMilliseconds - Int64((seconds * 1000).rounded()) : (timerStartedWall ?? wallMilliseconds)
-        let run = PracticeRunRecord(id: timerRunID, sessionID: timer.practiceSessionID, startedAt: startedAt,
-                                    actualListeningSeconds: seconds, coveredSeconds: seconds,
-                                    coveredRanges: [CoveredRange(start: 0, end: seconds)], recordingSeconds: timer.length.seconds,
-                                    completedAt: completed ? wallMilliseconds : nil, clockTrusted: clockTrusted, updatedAt: wallMilliseconds)
+    /// Inserts the timer's run (answering the box with its id) or updates it.
+    private func saveTimerRun(_ run: PracticeRunRecord, startedMonotonic: MonotonicInstant) {
         do {
-            if timerRunID == nil {
-                let saved = try store.insertPracticeRun(run)
-                timerRunID = saved.id
-                if !run.clockTrusted, let id = saved.id { untrustedRunsThisBoot[id] = timer.startedAt } // re-dated with the others
+            if run.id == nil {
+                feed(.timerRunInserted(try store.insertPracticeRun(run), startedMonotonic: startedMonotonic))
             } else {
                 _ = try store.updatePracticeRun(run)
             }
@@ -89,7 +65,7 @@ extension Daemon {
             return startBreathingTimer(patternName: pattern ?? settings.timerPattern, minutes: minutes ?? settings.timerMinutes)
         case .stop:
             guard breathingTimer != nil else { return .failure(ControlError(.notFound, "no breathing timer is running")) }
-            finishBreathingTimer(completed: false)
+            feed(.stopBreathingTimer)
             return .success(timerJSON())
         }
     }

@@ -30,9 +30,8 @@ public final class Daemon {
     var listening: Listening { box.listening }
     var player: PlayerMachine { box.player }
     let engine: PlaybackEngine
-    var clockTrusted: Bool
-    /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
-    var untrustedRunsThisBoot: [Int64: MonotonicInstant] = [:]
+    /// Whether the wall clock is trustworthy (the box keeps it: practice runs are dated by it).
+    var clockTrusted: Bool { box.clockTrusted }
     var runPauseTimer: LoopTimer!
     var settings: Settings
     let timeZone: LocalTimeZone
@@ -86,11 +85,9 @@ public final class Daemon {
     var storedChanged = false
     var transcriptCache: (id: String, transcript: Transcript?)?
     var breathCueCache: (id: String, track: BreathCueTrack?)?
-    var breathingTimer: BreathingTimer?
+    /// The breathing timer running (the box keeps it), its end, and the alarm that saves its run.
+    var breathingTimer: BreathingTimer? { box.silent.timer }
     var breathingTimerEnd: LoopTimer!
-    var timerStartedWall: UnixMilliseconds?
-    /// The running timer's practice run once saved, and the timer that saves it every 10 s.
-    var timerRunID: Int64?
     var timerRunCheckpoint: LoopTimer!
     private var watchdogTimer: LoopTimer?
     var checkpointTimer: LoopTimer!
@@ -131,7 +128,7 @@ public final class Daemon {
             throw StartupError("cannot create the event loop: \(error)")
         }
         notifier = SystemdNotifier(environment: environment)
-        clockTrusted = SystemClocks.isWallClockSynchronized()
+        box = Box(clockTrusted: SystemClocks.isWallClockSynchronized())
         timeZone = LocalTimeZone(environment: environment, logger: logger)
         if dataProblem == nil { Self.keepRoomForTheDatabase(options, logger: logger) }
         (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
@@ -151,7 +148,7 @@ public final class Daemon {
         }
         startDownloads()
         // The resume offer is decided once downloaded sessions are known.
-        box = Box(listening: Listening(player: restorePlayer()))
+        box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted)
         loop.onClockChange { [unowned self] in
             clockChanged()
             replanReminder()
@@ -186,8 +183,8 @@ public final class Daemon {
         speechAfterTimer = loop.makeTimer { [unowned self] in speakQueuedSpeech() }
         try startInput()
         startReminder()
-        breathingTimerEnd = loop.makeTimer { [unowned self] in finishBreathingTimer(completed: true) }
-        timerRunCheckpoint = loop.makeTimer { [unowned self] in checkpointTimerRun() }
+        breathingTimerEnd = loop.makeTimer { [unowned self] in feed(.breathingTimerEnded) }
+        timerRunCheckpoint = loop.makeTimer { [unowned self] in feed(.breathingTimerCheckpoint) }
         startUpdates()
         startWifiWatch()
         openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
@@ -233,7 +230,7 @@ public final class Daemon {
         // Where the listener is, exactly, then the checkpoint the power-off would otherwise cost.
         if let position = engine.heardPosition { apply(.heard(positionFrame: position)) }
         apply(.shutdown)
-        finishBreathingTimer(completed: false)
+        feed(.stopBreathingTimer)
         engine.stop()
         stopInput()
         stopInterface()

@@ -15,15 +15,15 @@ extension Box {
     public var player: PlayerMachine { listening.player }
 
     /// A player event's first step, once what it needs first is done.
-    mutating func begin(_ event: PlayerEvent, prepared: Bool, now: MonotonicInstant) -> [BoxEffect] {
+    mutating func begin(_ event: PlayerEvent, prepared: Bool, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         if !prepared {
             let first = preparation(for: event)
             if !first.isEmpty { return first + [.then(.player(event, prepared: true))] }
         }
         let step = listening.begin(event, now: now)
         var effects: [BoxEffect] = []
-        if model.breathingTimer != nil, player.phase == .playing || player.phase == .loading {
-            effects.append(.endBreathingTimer)
+        if player.phase == .playing || player.phase == .loading {
+            effects += finishBreathingTimer(completed: false, now: now, wall: wall)
         }
         return effects + step.output.map(BoxEffect.output) + [.then(.settle(step, of: event))]
     }
@@ -40,6 +40,8 @@ extension Box {
         case .dismissResume: return [.then(.player(.dismissResume))]
         case .stop: return [.then(.player(.stop))]
         case .seek(let seconds): return [.then(.player(.seekTo(seconds: seconds)))]
+        case .startBreathingTimer(let pattern, let minutes): return [.then(.startBreathingTimer(pattern: pattern, minutes: minutes))]
+        case .stopBreathingTimer: return [.then(.stopBreathingTimer)]
         case .headphones(let connected):
             // The player pauses or not; the daemon then applies the headphone cap.
             return [.then(.player(.headphones(connected: connected))), .interface(effect)]

@@ -19,16 +19,23 @@ public struct Box: Equatable, Sendable {
     /// A transcript is being read aloud (the daemon's speech queue is not empty).
     public private(set) var isReadingAloud = false
     public internal(set) var listening: Listening
+    /// The breathing timer, as silent practice.
+    public internal(set) var silent = SilentPractice()
+    /// Whether the wall clock is trustworthy (practice runs are dated by it).
+    public internal(set) var clockTrusted: Bool
+    /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
+    var untrustedRuns: [Int64: MonotonicInstant] = [:]
     /// The player's phase last said (`.playerPhaseChanged`), and the position's second last shown.
     var shownPhase: PlayerPhase = .idle
     var shownSecond = -1
 
     public init(interface: Interface = Interface(), controls: ControlInput = ControlInput(),
-                model: InterfaceModel = InterfaceModel(), listening: Listening = Listening()) {
+                model: InterfaceModel = InterfaceModel(), listening: Listening = Listening(), clockTrusted: Bool = false) {
         self.interface = interface
         self.controls = controls
         self.model = model
         self.listening = listening
+        self.clockTrusted = clockTrusted
     }
 
     /// The kind of screen showing, as the controls see it.
@@ -62,26 +69,37 @@ public struct Box: Equatable, Sendable {
             isReadingAloud = reading
             return []
         case .player(let event, let prepared):
-            return begin(event, prepared: prepared, now: now)
+            return begin(event, prepared: prepared, now: now, wall: wall)
         case .settle(let step, let event):
             return settle(step, of: event, now: now, wall: wall)
         case .finish(let event, let acted):
             return finish(event, acted: acted)
-        case .heard(let ranges, let clockTrusted):
+        case .heard(let ranges):
             return saving(listening.heard(ranges, now: now, wall: wall, clockTrusted: clockTrusted))
         case .saved(let runs, let stored):
-            let untrusted = listening.saved(runs, as: stored)
-            return untrusted.isEmpty ? [] : [.rememberUntrustedRuns(untrusted)]
+            untrustedRuns.merge(listening.saved(runs, as: stored)) { _, new in new }
+            return []
         case .continueRun(let run, let sampleRate, let recordingFrames):
             listening.join(run, sampleRate: sampleRate, recordingFrames: recordingFrames, now: now)
             return []
         case .runPauseRanOut:
             return saving(listening.pauseRanOut(wall: wall))
-        case .clockBecameTrusted:
-            return saving(listening.clockBecameTrusted(now: now, wall: wall))
+        case .clockTrust(let trusted):
+            return clockTrust(trusted, now: now, wall: wall)
         case .runsDeleted(let run):
             listening.forget(run: run)
+            if let run { untrustedRuns[run] = nil } else { untrustedRuns = [:] }
             return []
+        case .startBreathingTimer(let pattern, let minutes):
+            return startBreathingTimer(pattern: pattern, minutes: minutes, now: now, wall: wall)
+        case .stopBreathingTimer:
+            return finishBreathingTimer(completed: false, now: now, wall: wall)
+        case .breathingTimerEnded:
+            return finishBreathingTimer(completed: true, now: now, wall: wall)
+        case .breathingTimerCheckpoint:
+            return checkpointBreathingTimer(now: now, wall: wall)
+        case .timerRunInserted(let run, let started):
+            return timerRunInserted(run, startedMonotonic: started)
         }
     }
 

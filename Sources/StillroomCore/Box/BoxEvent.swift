@@ -27,17 +27,29 @@ public enum BoxEvent: Equatable, Sendable {
     /// player asked for anything at all.
     case finish(PlayerEvent, acted: Bool)
     /// The output played these frames of the recording it has open.
-    case heard([Range<Int64>], clockTrusted: Bool)
+    case heard([Range<Int64>])
     /// The store kept `runs` as `stored` (the same order, with their ids).
     case saved(runs: [PracticeRunRecord], as: [PracticeRunRecord])
     /// The run to continue on accepting the offered place: the session's latest, not complete.
     case continueRun(PracticeRunRecord, sampleRate: Int, recordingFrames: Int64)
     /// The long pause ran out.
     case runPauseRanOut
-    /// The wall clock became trustworthy.
-    case clockBecameTrusted
+    /// Whether the wall clock is trustworthy (synchronised), at start and whenever the clock is set.
+    case clockTrust(Bool)
     /// Practice runs were deleted: `run`, or all of them with nil.
     case runsDeleted(run: Int64?)
+
+    // The breathing timer: silent practice (Box+Silent.swift).
+
+    /// Start a timer (an unknown pattern or length starts nothing).
+    case startBreathingTimer(pattern: String, minutes: Int)
+    case stopBreathingTimer
+    /// The timer's end is due.
+    case breathingTimerEnded
+    /// The timer's run is due to be saved.
+    case breathingTimerCheckpoint
+    /// The store inserted a timer's run (with its id).
+    case timerRunInserted(PracticeRunRecord, startedMonotonic: MonotonicInstant)
 }
 
 /// What the daemon does for the box, in order.
@@ -67,10 +79,11 @@ public enum BoxEffect: Equatable, Sendable {
     case save(ProgressSave)
     /// The long-pause timer that closes a run.
     case runPauseTimer(PracticeLedger.PauseTimer)
-    /// Runs first saved under an untrusted clock, with their monotonic start, for re-dating later.
-    case rememberUntrustedRuns([Int64: MonotonicInstant])
-    /// A recording starting ends the breathing timer (one thing at a time, and the timer is silent).
-    case endBreathingTimer
+    /// The clock became trustworthy: date these runs again (saved under the untrusted clock in this boot,
+    /// with their monotonic start).
+    case redateRuns([Int64: MonotonicInstant])
+    /// The breathing timer's effects: its alarms, its cues, its run.
+    case silent(SilentPractice.Effect)
     /// A session was left with a run open: a quiet moment for deferred work.
     case sessionLeft
     /// The player settled in a new phase (the log says it; the reminder follows it).

@@ -62,16 +62,18 @@ import Testing
     }
 
     @Test func aRecordingStartingEndsTheBreathingTimerBeforeItSounds() throws {
-        var model = InterfaceModel()
-        model.breathingTimer = try #require(BreathingTimer(patternName: BreathingTimer.patterns[0].name, minutes: 5, startedAt: start))
-        var box = Box(model: model)
-        let effects = feed(&box, .player(.play(sessionID: "a", title: "A")))
-        let ended = try #require(effects.firstIndex(of: .endBreathingTimer), "\(effects)")
+        var box = Box()
+        feed(&box, .startBreathingTimer(pattern: BreathingTimer.patterns[0].name, minutes: 5))
+        #expect(box.silent.timer != nil)
+        let effects = feed(&box, .player(.play(sessionID: "a", title: "A")), at: 30)
+        let ended = try #require(effects.firstIndex { if case .silent(.stopped(completed: false, _)) = $0 { true } else { false } },
+                                 "\(effects)")
         let sounded = try #require(effects.firstIndex { if case .output(.startOutput) = $0 { true } else { false } })
         #expect(ended < sounded)
+        #expect(box.silent.timer == nil)
         // Without a timer running there is nothing to end.
         var quiet = Box()
-        #expect(!feed(&quiet, .player(.play(sessionID: "a", title: "A"))).contains(.endBreathingTimer))
+        #expect(!feed(&quiet, .player(.play(sessionID: "a", title: "A"))).contains { if case .silent = $0 { true } else { false } })
     }
 
     @Test func aNewPhaseIsSaidOnceWhenTheEventHasSettled() {
@@ -100,7 +102,7 @@ import Testing
 
     @Test func aCheckpointIsOneSaveOfThePlaceWithTheRunItUpdates() throws {
         var box = playing()
-        feed(&box, .heard([0..<12_000], clockTrusted: true), at: 12)
+        feed(&box, .heard([0..<12_000]), at: 12)
         feed(&box, .player(.heard(positionFrame: 12_000)), at: 12)
         let saves = feed(&box, .player(.checkpointTimer), at: 12).compactMap { if case .save(let save) = $0 { save } else { nil } }
         #expect(saves.count == 1, "\(saves)")

@@ -112,6 +112,8 @@ final class InterfaceDriver {
             case .then(.player(let request, _)):
                 // The stand-in player takes the request with the rest of the run, as the interface asked it.
                 if let asked = Self.interfaceRequest(request) { run.append(asked) }
+            case .then(.startBreathingTimer(let pattern, let minutes)): run.append(.startBreathingTimer(patternName: pattern, minutes: minutes))
+            case .then(.stopBreathingTimer): run.append(.stopBreathingTimer)
             default: preconditionFailure("the driver stands in for the player and feeds the box no player event: \(effect)")
             }
         }
