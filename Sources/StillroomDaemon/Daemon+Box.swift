@@ -46,9 +46,8 @@ extension Daemon {
         case .redateRuns(let runs): redate(runs)
         case .silent(let effect): perform(effect)
         case .sessionLeft: finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room
-        case .playerPhaseChanged(let phase):
-            logTransition(phase)
-            reminderFollowsPlayer()
+        case .playerPhaseChanged(let phase): logTransition(phase)
+        case .reminder(let effect): perform([effect])
         case .rebuildModel: refreshModel()
         }
     }

@@ -184,7 +184,7 @@ extension Daemon {
             preference.minuteOfDay = minute
             preference.updatedAt = wallMilliseconds
             if (try? store.setReminderPreference(preference)) != nil {
-                perform(reminder.setPreference(preference, now: unixNow, rules: timeZone.rules))
+                feed(.reminderChosen(preference))
             }
         case .startDownload(let id):
             if let contentID = try? ContentID(validating: id) { try? downloads?.download(contentID) }
@@ -204,7 +204,6 @@ extension Daemon {
             if !dismissLiveNotice(id) { // a live one stands until its problem goes; doctor still says it
                 _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
             }
-            if reminder.cardShowing { reminder.cardSeen() }
             storedChanged = true
         case .scheduleTimer(let kind, let at):
             interfaceTimers[kind]?.schedule(at: at)

@@ -21,9 +21,9 @@ extension Daemon {
     }
 
     /// The clock was set: the box learns whether it is synchronised now (becoming so, it asks for the runs
-    /// of this boot to be dated again: `redate`).
+    /// of this boot to be dated again: `redate`) and plans the reminder again.
     func clockChanged() {
-        feed(.clockTrust(SystemClocks.isWallClockSynchronized()))
+        feed(.clockSet(trusted: SystemClocks.isWallClockSynchronized()))
     }
 
     /// Dates again the runs first saved under the untrusted clock, from their monotonic start.

@@ -10,39 +10,23 @@ import StillroomCore
 extension Daemon {
     static let reminderFiredDayKey = "reminder.fired-day"
 
-    func startReminder() {
+    /// The reminder as the owner chose it and the day it last fired, from the store.
+    func restoreReminder() -> ReminderMachine {
         let preference = try? store.reminderPreference()
         let fired = (try? store.setting(Self.reminderFiredDayKey)).flatMap { $0 }.flatMap(CivilDate.init(parsing:))
-        reminder = ReminderMachine(preference: preference ?? nil, firedDay: fired)
-        reminderTimer = loop.makeWallClockTimer { [unowned self] in
-            perform(reminder.timerFired(now: unixNow, rules: timeZone.rules, context: reminderContext))
-        }
-        reminderRecheck = loop.makeTimer { [unowned self] in
-            perform(reminder.contextChanged(now: unixNow, rules: timeZone.rules, context: reminderContext))
-        }
-        replanReminder()
+        return ReminderMachine(preference: preference ?? nil, firedDay: fired)
     }
 
-    /// After start-up, a clock set or a time-zone change.
-    func replanReminder() {
-        perform(reminder.replan(now: unixNow, rules: timeZone.rules, context: reminderContext))
-    }
-
-    /// The player changed: a waiting reminder may go now.
-    func reminderFollowsPlayer() {
-        perform(reminder.contextChanged(now: unixNow, rules: timeZone.rules, context: reminderContext))
+    func startReminder() {
+        reminderTimer = loop.makeWallClockTimer { [unowned self] in feed(.reminderDue) }
+        reminderRecheck = loop.makeTimer { [unowned self] in feed(.reminderRecheck) }
+        feed(.planReminder(timeZone.rules))
     }
 
     /// The silent cue: the screen lights (as a touch would, through the interface, which dims it again in
     /// its own time) so the card or the circle is seen without a sound.
     func glow() {
         feed(.glow)
-    }
-
-    var reminderContext: ReminderMachine.Context {
-        ReminderMachine.Context(playing: player.phase == .playing || player.phase == .loading,
-                                pausedFor: listening.pausedSince.map { Int64((loop.now - $0).seconds) },
-                                muted: effectiveVolume == 0, night: isNight, outputAvailable: player.outputAvailable)
     }
 
     var unixNow: Int64 { Int64(loop.wallNow.timeIntervalSince1970) }
@@ -123,7 +107,7 @@ extension Daemon {
         } catch {
             return .failure(ControlError(.failed, "the reminder was not saved: \(error)"))
         }
-        perform(reminder.setPreference(preference, now: unixNow, rules: timeZone.rules))
+        feed(.reminderChosen(preference))
         logger.info("reminder: \(preference.enabled ? "at \(Settings.clock(preference.minuteOfDay))" : "off")")
         return .success(reminderJSON())
     }

@@ -62,7 +62,8 @@ public final class Daemon {
     var readingTimer: LoopTimer!
     var labelTimer: LoopTimer!
     var downloads: DownloadManager?
-    var reminder = ReminderMachine(preference: nil, firedDay: nil)
+    /// The reminder (the box keeps it), its wall-clock timer and its recheck.
+    var reminder: ReminderMachine { box.reminder }
     var reminderTimer: WallClockTimer!
     var reminderRecheck: LoopTimer!
     // The box's rules: the controls, the interface, the player and the ledger. Then the screen.
@@ -148,14 +149,11 @@ public final class Daemon {
         }
         startDownloads()
         // The resume offer is decided once downloaded sessions are known.
-        box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted)
-        loop.onClockChange { [unowned self] in
-            clockChanged()
-            replanReminder()
-        }
+        box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted, reminder: restoreReminder())
+        loop.onClockChange { [unowned self] in clockChanged() }
         timeZone.watch(loop: loop) { [unowned self] in
             applySettings()
-            replanReminder()
+            feed(.planReminder(timeZone.rules))
         }
         applySettings()
         replaceRefusedStoredSettings()

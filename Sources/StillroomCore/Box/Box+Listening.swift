@@ -72,12 +72,13 @@ extension Box {
 
     /// An event's last step, after the save and what followed it (a load answers with events of its own,
     /// which have settled by now): what the player shows now.
-    mutating func finish(_ event: PlayerEvent, acted: Bool) -> [BoxEffect] {
+    mutating func finish(_ event: PlayerEvent, acted: Bool, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         var effects: [BoxEffect] = []
         if acted && !player.outputAvailable { effects.append(.keepRetryingOutput) }
         if player.phase != shownPhase {
             shownPhase = player.phase
             effects.append(.playerPhaseChanged(player.phase))
+            effects += reminderFollows(now: now, wall: wall)
         }
         if case .heard = event {
             let second = Int(player.positionSeconds)

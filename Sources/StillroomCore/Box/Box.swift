@@ -25,17 +25,22 @@ public struct Box: Equatable, Sendable {
     public internal(set) var clockTrusted: Bool
     /// Runs saved under an untrusted clock in this boot, with their monotonic start, for re-dating.
     var untrustedRuns: [Int64: MonotonicInstant] = [:]
+    public internal(set) var reminder: ReminderMachine
+    /// The local time zone (the reminder is planned in it, the night hours are read in it).
+    public internal(set) var timeZoneRules: TimeZoneRules = .utc
     /// The player's phase last said (`.playerPhaseChanged`), and the position's second last shown.
     var shownPhase: PlayerPhase = .idle
     var shownSecond = -1
 
     public init(interface: Interface = Interface(), controls: ControlInput = ControlInput(),
-                model: InterfaceModel = InterfaceModel(), listening: Listening = Listening(), clockTrusted: Bool = false) {
+                model: InterfaceModel = InterfaceModel(), listening: Listening = Listening(), clockTrusted: Bool = false,
+                reminder: ReminderMachine = ReminderMachine(preference: nil, firedDay: nil)) {
         self.interface = interface
         self.controls = controls
         self.model = model
         self.listening = listening
         self.clockTrusted = clockTrusted
+        self.reminder = reminder
     }
 
     /// The kind of screen showing, as the controls see it.
@@ -73,7 +78,7 @@ public struct Box: Equatable, Sendable {
         case .settle(let step, let event):
             return settle(step, of: event, now: now, wall: wall)
         case .finish(let event, let acted):
-            return finish(event, acted: acted)
+            return finish(event, acted: acted, now: now, wall: wall)
         case .heard(let ranges):
             return saving(listening.heard(ranges, now: now, wall: wall, clockTrusted: clockTrusted))
         case .saved(let runs, let stored):
@@ -84,8 +89,8 @@ public struct Box: Equatable, Sendable {
             return []
         case .runPauseRanOut:
             return saving(listening.pauseRanOut(wall: wall))
-        case .clockTrust(let trusted):
-            return clockTrust(trusted, now: now, wall: wall)
+        case .clockSet(let trusted):
+            return clockTrust(trusted, now: now, wall: wall) + planReminder(now: now, wall: wall)
         case .runsDeleted(let run):
             listening.forget(run: run)
             if let run { untrustedRuns[run] = nil } else { untrustedRuns = [:] }
@@ -100,6 +105,14 @@ public struct Box: Equatable, Sendable {
             return checkpointBreathingTimer(now: now, wall: wall)
         case .timerRunInserted(let run, let started):
             return timerRunInserted(run, startedMonotonic: started)
+        case .planReminder(let rules):
+            return planReminder(rules: rules, now: now, wall: wall)
+        case .reminderDue:
+            return reminderDue(now: now, wall: wall)
+        case .reminderRecheck:
+            return reminderFollows(now: now, wall: wall)
+        case .reminderChosen(let preference):
+            return reminderChosen(preference, wall: wall)
         }
     }
 
@@ -109,6 +122,10 @@ public struct Box: Equatable, Sendable {
         return [.stopReadingAloud]
     }
 
-    /// The interface's effects, with what it asks of the player handed to the player (`listen(to:)`).
-    private func wrap(_ effects: [InterfaceEffect]) -> [BoxEffect] { effects.flatMap(listen(to:)) }
+    /// The interface's effects, with what it asks of the player handed to the player (`listen(to:)`); a
+    /// notice dismissed is the reminder's card seen.
+    private mutating func wrap(_ effects: [InterfaceEffect]) -> [BoxEffect] {
+        if effects.contains(where: { if case .dismissNotice = $0 { true } else { false } }) { noticeDismissed() }
+        return effects.flatMap(listen(to:))
+    }
 }

@@ -34,8 +34,9 @@ public enum BoxEvent: Equatable, Sendable {
     case continueRun(PracticeRunRecord, sampleRate: Int, recordingFrames: Int64)
     /// The long pause ran out.
     case runPauseRanOut
-    /// Whether the wall clock is trustworthy (synchronised), at start and whenever the clock is set.
-    case clockTrust(Bool)
+    /// The wall clock was set; `trusted` whether it is synchronised (at start too). The reminder is
+    /// planned again; practice runs are dated by the clock once it is trusted.
+    case clockSet(trusted: Bool)
     /// Practice runs were deleted: `run`, or all of them with nil.
     case runsDeleted(run: Int64?)
 
@@ -50,6 +51,17 @@ public enum BoxEvent: Equatable, Sendable {
     case breathingTimerCheckpoint
     /// The store inserted a timer's run (with its id).
     case timerRunInserted(PracticeRunRecord, startedMonotonic: MonotonicInstant)
+
+    // The reminder (Box+Reminder.swift).
+
+    /// Plan the reminder in this time zone: at start, and when the zone changes.
+    case planReminder(TimeZoneRules)
+    /// The reminder's wall-clock timer is due.
+    case reminderDue
+    /// The reminder's recheck is due (a pause may have become long enough).
+    case reminderRecheck
+    /// The owner chose the reminder, and it is stored.
+    case reminderChosen(ReminderPreferenceRecord)
 }
 
 /// What the daemon does for the box, in order.
@@ -84,6 +96,8 @@ public enum BoxEffect: Equatable, Sendable {
     case redateRuns([Int64: MonotonicInstant])
     /// The breathing timer's effects: its alarms, its cues, its run.
     case silent(SilentPractice.Effect)
+    /// The reminder's effects: its timers, the chime or the glow and card, the day it fired.
+    case reminder(ReminderMachine.Effect)
     /// A session was left with a run open: a quiet moment for deferred work.
     case sessionLeft
     /// The player settled in a new phase (the log says it; the reminder follows it).

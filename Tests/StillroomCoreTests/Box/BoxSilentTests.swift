@@ -96,10 +96,10 @@ import Testing
         let first = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 20))
         #expect(first.first?.clockTrusted == false)
         #expect(first.first?.startedAt == wall(0), "untrusted: the wall time the timer started")
-        let trusted = feed(&box, .clockTrust(true), at: 25)
+        let trusted = feed(&box, .clockSet(trusted: true), at: 25)
         #expect(trusted.contains(.redateRuns([41: at(0)])))
         // Once: trusted again, nothing more to date.
-        #expect(!feed(&box, .clockTrust(true), at: 26).contains { if case .redateRuns = $0 { true } else { false } })
+        #expect(!feed(&box, .clockSet(trusted: true), at: 26).contains { if case .redateRuns = $0 { true } else { false } })
         // Later saves of the same run are trusted, and date its start from what elapsed.
         let later = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 30))
         #expect(later.first?.clockTrusted == true && later.first?.startedAt == wall(0))
