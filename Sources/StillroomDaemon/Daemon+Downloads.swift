@@ -83,7 +83,7 @@ extension Daemon {
                     return .failure(ControlError(.invalidArgument, downloads.removalPrompt(for: id).map { "\($0) Add --yes to confirm." }
                         ?? "nothing to remove for \(id)"))
                 }
-                if player.sessionID == id.rawValue { apply(.stop) } // never remove the file under the player
+                feed(.removingDownload(sessionID: id.rawValue)) // the player lets go of its file first
                 _ = try downloads.remove(id)
                 finishPendingPurge(after: "a download was removed") // the room it freed may be what a wipe waits for
             }

@@ -192,7 +192,6 @@ extension Daemon {
             if let contentID = try? ContentID(validating: id) { try? downloads?.cancel(contentID) }
         case .removeDownload(let id):
             if let contentID = try? ContentID(validating: id) {
-                if player.sessionID == id { apply(.stop) }
                 if (try? downloads?.remove(contentID)) != nil { finishPendingPurge(after: "a download was removed") }
             }
         case .deleteHistory(let which):

@@ -10,7 +10,7 @@
 /// - while the output is missing, anything the player did keeps the output being retried;
 /// - a new phase is said once, when it settles; the position is redrawn once a second, not every report;
 /// - what the interface asks of the player goes to the player; a transcript read aloud pauses the
-///   recording first (one voice at a time).
+///   recording first (one voice at a time); a download removed stops the player first if it plays it.
 extension Box {
     public var player: PlayerMachine { listening.player }
 
@@ -45,10 +45,17 @@ extension Box {
         case .headphones(let connected):
             // The player pauses or not; the daemon then applies the headphone cap.
             return [.then(.player(.headphones(connected: connected))), .interface(effect)]
+        case .removeDownload(let id):
+            return stopIfPlaying(id) + [.interface(effect)]
         case .readTranscript:
             return (player.phase == .playing ? [.then(.player(.pause(.user)))] : []) + [.interface(effect)]
         default: return [.interface(effect)]
         }
+    }
+
+    /// The player lets go of `sessionID`'s recording before its file goes (never removed under the player).
+    func stopIfPlaying(_ sessionID: String) -> [BoxEffect] {
+        player.sessionID == sessionID ? [.then(.player(.stop))] : []
     }
 
     /// The steps an event needs before the player takes it.

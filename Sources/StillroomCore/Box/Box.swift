@@ -95,6 +95,8 @@ public struct Box: Equatable, Sendable {
             listening.forget(run: run)
             if let run { untrustedRuns[run] = nil } else { untrustedRuns = [:] }
             return []
+        case .removingDownload(let id):
+            return stopIfPlaying(id)
         case .startBreathingTimer(let pattern, let minutes):
             return startBreathingTimer(pattern: pattern, minutes: minutes, now: now, wall: wall)
         case .stopBreathingTimer:

@@ -39,6 +39,8 @@ public enum BoxEvent: Equatable, Sendable {
     case clockSet(trusted: Bool)
     /// Practice runs were deleted: `run`, or all of them with nil.
     case runsDeleted(run: Int64?)
+    /// A download is about to be removed: the player must not hold its file.
+    case removingDownload(sessionID: String)
 
     // The breathing timer: silent practice (Box+Silent.swift).
 

@@ -135,3 +135,14 @@ extension BoxListeningTests {
         #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.interface(.readTranscript(fromCue: 3))])
     }
 }
+
+extension BoxListeningTests {
+    @Test func aDownloadRemovedStopsThePlayerFirstOnlyIfItPlaysIt() {
+        var box = playing()
+        #expect(box.handle(.removingDownload(sessionID: "b"), now: start, wall: wall).isEmpty)
+        #expect(box.listen(to: .removeDownload(sessionID: "b")) == [.interface(.removeDownload(sessionID: "b"))])
+        #expect(box.listen(to: .removeDownload(sessionID: "a")) == [.then(.player(.stop)), .interface(.removeDownload(sessionID: "a"))])
+        feed(&box, .removingDownload(sessionID: "a"))
+        #expect(box.player.phase == .idle)
+    }
+}
