@@ -146,3 +146,20 @@ extension BoxListeningTests {
         #expect(box.player.phase == .idle)
     }
 }
+
+extension BoxListeningTests {
+    @Test func anAbsurdSeekInSecondsIsRefusedOrClampedNeverATrap() {
+        var box = playing()
+        feed(&box, .player(.heard(positionFrame: 5_000)), at: 5)
+        feed(&box, .player(.seekTo(seconds: .infinity)), at: 5)
+        feed(&box, .player(.seekTo(seconds: .nan)), at: 5)
+        #expect(box.player.position == 5_000, "not finite: no seek at all")
+        feed(&box, .player(.seekTo(seconds: 1e30)), at: 5)
+        #expect(box.player.position <= box.player.lengthFrames && box.player.position > 290_000, "clamped to the recording")
+        feed(&box, .player(.seekTo(seconds: -1e30)), at: 5)
+        #expect(box.player.position == 0)
+        // Nothing loaded: nothing to seek.
+        var idle = Box()
+        #expect(idle.handle(.player(.seekTo(seconds: 10)), now: start, wall: wall).allSatisfy { if case .output = $0 { false } else { true } })
+    }
+}
