@@ -66,8 +66,6 @@ extension Daemon {
 extension Daemon {
     /// Minutes after local midnight now.
     var localMinuteOfDay: Int {
-        let utc = Int64(loop.wallNow.timeIntervalSince1970)
-        let seconds = utc + Int64(timeZone.utcOffset(at: utc))
-        return Int(((seconds % 86_400) + 86_400) % 86_400 / 60)
+        timeZone.rules.minuteOfDay(at: Int64(loop.wallNow.timeIntervalSince1970))
     }
 }

@@ -27,9 +27,6 @@ final class LocalTimeZone {
         }
     }
 
-    /// Seconds east of UTC at `unixSeconds`.
-    func utcOffset(at unixSeconds: Int64) -> Int { Int(rules.utcOffset(at: unixSeconds)) }
-
     func reload() {
         if let tz = environmentTZ, !tz.isEmpty {
             let zone = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz

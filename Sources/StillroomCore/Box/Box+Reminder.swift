@@ -12,10 +12,7 @@ extension Box {
 
     /// What the box is doing, as the reminder sees it.
     func reminderContext(now: MonotonicInstant, wall: UnixMilliseconds) -> ReminderMachine.Context {
-        let seconds = unixSeconds(wall)
-        let local = seconds + Int64(timeZoneRules.utcOffset(at: seconds))
-        let minuteOfDay = Int(((local % 86_400) + 86_400) % 86_400 / 60)
-        let night = model.settings.isNight(atMinuteOfDay: minuteOfDay)
+        let night = model.settings.isNight(atMinuteOfDay: timeZoneRules.minuteOfDay(at: unixSeconds(wall)))
         let volume = model.settings.volumePolicy.effectiveVolume(headphones: player.headphonesConnected, night: night)
         return ReminderMachine.Context(playing: player.phase == .playing || player.phase == .loading,
                                        pausedFor: listening.pausedSince.map { Int64((now - $0).seconds) },

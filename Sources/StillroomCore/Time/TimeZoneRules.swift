@@ -75,6 +75,12 @@ public struct TimeZoneRules: Hashable, Sendable {
         }
     }
 
+    /// Minutes after local midnight at `unixSeconds` (the night hours and quiet hours are read in these).
+    public func minuteOfDay(at unixSeconds: Int64) -> Int {
+        let local = unixSeconds + Int64(utcOffset(at: unixSeconds))
+        return Int(((local % 86_400) + 86_400) % 86_400 / 60)
+    }
+
     /// The wall-clock reading at `unixSeconds`.
     public func localDateTime(at unixSeconds: Int64) -> LocalDateTime {
         LocalDateTime(unixSeconds: unixSeconds, utcOffset: utcOffset(at: unixSeconds))
