@@ -49,6 +49,30 @@ import Testing
         #expect(log.contains("<3>storage: "), "\(log)")
     }
 
+    /// The breathing timer's run meets the failed card at its saves: the timer still runs to its end, the
+    /// box says nothing can be saved, and nothing half-written is kept.
+    @Test func aBreathingTimerOnACardThatFailsRunsToItsEndAndSaysNothingCanBeSaved() throws {
+        guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
+        let harness = DrivenDaemon()
+        let card = try card(for: harness)
+        try harness.start()
+        #expect(throws: Never.self) { try harness.request(.timer(.start(pattern: nil, minutes: 1))).get() }
+        try harness.advance(by: .seconds(5))
+        card.fail()
+        #expect(card.refusesWrites)
+        try harness.advance(by: .seconds(30)) // its saves at 10, 20 and 30 s meet the failed card
+        #expect(harness.result(.timer(.show))["remaining"]?.doubleValue == 25, "the timer stopped on the failed card")
+        try harness.advance(by: .seconds(30))
+        #expect(harness.result(.timer(.show))["remaining"] == nil, "the timer did not end")
+        let status = harness.status()
+        #expect(storageNotice(status) != nil, "\(status)")
+        #expect(PracticeKept(harness).runs == 0)
+        let (exit, log) = harness.stop()
+        #expect(exit == 0)
+        #expect(log.contains("<3>storage: "), "\(log)")
+        #expect(log.contains("breathing timer: finished after 60 s"), "\(log)")
+    }
+
     @Test func aBoxStartedOnAReadOnlyCardPlaysReadsWhatWasSavedAndSaysSo() throws {
         guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
         let harness = DrivenDaemon()
