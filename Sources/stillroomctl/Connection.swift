@@ -15,6 +15,8 @@ struct Connection {
     }
 
     let socketPath: String
+    /// How long to wait for the answer once the request is sent (`--wait`).
+    var answerWaitSeconds = Invocation.defaultAnswerWaitSeconds
 
     func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
         let made = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -40,7 +42,7 @@ struct Connection {
             throw .unreachable("\(socketPath): \(error.reason)")
         }
         // A guard against a wedged daemon, not a timing: the daemon answers within one loop iteration.
-        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        var limit = timeval(tv_sec: answerWaitSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let id = Int(getpid())
         let line = ControlCodec.encode(ControlRequest(id: id, command))
@@ -51,6 +53,10 @@ struct Connection {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = retryingOnInterrupt { recv(fd, &chunk, chunk.count, 0) }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                throw .broken("the daemon did not answer within \(answerWaitSeconds) s (busy, or wedged: "
+                    + "journalctl -u stillroom says which; --wait gives it longer)")
+            }
             guard count > 0 else {
                 throw .broken(sendFailure.map { "could not send the request: \($0)" } ?? "the daemon closed the connection without answering")
             }

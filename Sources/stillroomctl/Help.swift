@@ -1,6 +1,6 @@
 enum Help {
     static let text = """
-        Usage: stillroomctl [--socket PATH] [--data-dir PATH] [--content-dir PATH] [--wifi-control PATH] [--json] COMMAND [ARGS]
+        Usage: stillroomctl [--socket PATH] [--data-dir PATH] [--content-dir PATH] [--wifi-control PATH] [--wait SECONDS] [--json] COMMAND [ARGS]
 
         Look after a Stillroom box over SSH. Talks to stillroomd through its control socket; when the
         daemon is down, read-only commands answer from the database and the content folder.
@@ -63,6 +63,7 @@ enum Help {
           --data-dir PATH    the daemon's data folder   [/var/lib/stillroom]
           --content-dir PATH the bundled content       [/usr/share/stillroom/content]
           --wifi-control PATH wpa_supplicant's control sockets  [/run/wpa_supplicant]
+          --wait SECONDS     how long to wait for the daemon's answer (1 to 3600)  [30]
           --json             print the result as one JSON object
           --help             this text; `stillroomctl COMMAND --help` for one command
 

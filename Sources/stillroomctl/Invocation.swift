@@ -5,6 +5,10 @@ struct Invocation {
     var contentDirectory = "/usr/share/stillroom/content"
     /// wpa_supplicant's control sockets (`network`, doctor's network line).
     var wifiControlDirectory = "/run/wpa_supplicant"
+    /// How long to wait for the daemon's answer, in seconds (`--wait`).
+    var answerWaitSeconds = Invocation.defaultAnswerWaitSeconds
+    static let defaultAnswerWaitSeconds = 30
+    static let answerWaitRange = 1...3600
     var json = false
     var help = false
     var command: String?
@@ -36,6 +40,12 @@ struct Invocation {
             case "--data-dir": invocation.dataDirectory = try value()
             case "--content-dir": invocation.contentDirectory = try value()
             case "--wifi-control": invocation.wifiControlDirectory = try value()
+            case "--wait":
+                let text = try value()
+                guard let seconds = Int(text), answerWaitRange.contains(seconds) else {
+                    throw UsageError("--wait takes whole seconds from \(answerWaitRange.lowerBound) to \(answerWaitRange.upperBound), not \"\(text)\"")
+                }
+                invocation.answerWaitSeconds = seconds
             case "--json": invocation.json = true
             case "--help", "-h": invocation.help = true
             default:

@@ -21,5 +21,13 @@ import Testing
         #expect(complete(["stillroomctl", "update", "in"]) == "install\n")
         #expect(complete(["stillroomctl", "netw"]) == "network\n")
         #expect(complete(["stillroomctl", "--wifi"]) == "--wifi-control\n")
+        #expect(complete(["stillroomctl", "--wa"]) == "--wait\n")
+    }
+
+    /// A global option's value is not the command: after `--wait 60` and `--socket PATH` the command is
+    /// still to come, and after it its own words are offered.
+    @Test func aGlobalOptionsValueIsNotTheCommand() {
+        #expect(complete(["stillroomctl", "--wait", "60", "hist"]) == "history\n")
+        #expect(complete(["stillroomctl", "--socket", "/tmp/s", "--wait", "60", "timer", "st"]) == "start stop\n")
     }
 }

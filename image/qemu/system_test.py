@@ -50,9 +50,12 @@ class Skip(Exception):
 
 
 class Report:
-    def __init__(self):
+    def __init__(self, after_failure=None):
         self.results = []
         self.figures = {}
+        # What the box itself says after a failed scenario (its daemon's journal), printed with the failure:
+        # CI keeps only this output, and a failure on a slower host must carry its own cause.
+        self.after_failure = after_failure
 
     def scenario(self, name, function):
         started = time.monotonic()
@@ -68,6 +71,12 @@ class Report:
             outcome, detail = "failed", traceback.format_exc(limit=4)
         took = time.monotonic() - started
         print("   %s (%.1f s)%s" % (outcome.upper(), took, (": " + detail) if detail else ""), flush=True)
+        if outcome == "failed" and self.after_failure is not None:
+            try:
+                for line in self.after_failure():
+                    print("   | %s" % line, flush=True)
+            except Exception as error:  # the box may be off or wedged: the failure above stands alone
+                print("   | (the box could not say more: %s)" % error, flush=True)
         self.results.append({"scenario": name, "outcome": outcome, "detail": detail, "seconds": round(took, 1)})
         return outcome == "passed"
 
@@ -127,6 +136,16 @@ def provision_ssh_key(box, work_dir):
     return key, os.path.join(work_dir, "known_hosts")
 
 
+def box_after_failure(box):
+    """The daemon's unit state and its journal's last lines (monotonic time: the boot's own clock), or why
+    the box cannot say."""
+    if not box.running():
+        return ["the box is off"]
+    lines = ["stillroom.service: %s" % " ".join("%s=%s" % item for item in sorted(box.service().items()))]
+    journal = box.run("journalctl -b -o short-monotonic --no-pager -u stillroom.service | tail -40", timeout=30)[1]
+    return lines + journal.rstrip().splitlines()
+
+
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
@@ -137,8 +156,8 @@ def main():
     report_path = sys.argv[sys.argv.index("--report") + 1] if "--report" in sys.argv else None
     arch = sys.argv[sys.argv.index("--arch") + 1] if "--arch" in sys.argv else "amd64"
     display_cost_seconds = float(sys.argv[sys.argv.index("--display-cost") + 1]) if "--display-cost" in sys.argv else 0
-    report = Report()
     box = Box(image_dir, work_dir, log=print, arch=arch)
+    report = Report(after_failure=lambda: box_after_failure(box))
     box.fresh_disk()
     state = {"data_mib_flashed": box.partition(DATA_PARTITION)[1] >> 20}
     box.grow_card(CARD_LARGER_MIB)
