@@ -36,6 +36,8 @@ public final class EventLoop {
     private var armedWall: Date??
     private var clockChangeHandlers: [() -> Void] = []
     private var clockChangePending = false
+    private var slowTurnLimit: Duration?
+    private var slowTurnHandler: ((Duration) -> Void)?
 
     /// How fast the loop's clocks run against the kernel's (1 on the box; more in time-warped soaks).
     public let timeWarp: TimeWarp
@@ -147,6 +149,13 @@ public final class EventLoop {
 
     var wakeDescriptor: Int32 { wakeFD.fd }
 
+    /// Calls `handler` with the time one iteration spent dispatching when that time is over `limit`: a turn
+    /// that long delays every other source, the watchdog's ping among them, and the log should say so.
+    public func reportSlowTurns(longerThan limit: Duration, _ handler: @escaping (Duration) -> Void) {
+        slowTurnLimit = limit
+        slowTurnHandler = handler
+    }
+
     /// Adds a handler called when the wall clock is set (a jump, not the normal passing of time).
     /// Handlers run before any wall-clock timer the jump made due.
     public func onClockChange(_ handler: @escaping () -> Void) { clockChangeHandlers.append(handler) }
@@ -190,6 +199,10 @@ public final class EventLoop {
             dispatched += 1
         }
         iterations += 1
+        if let slowTurnLimit, let slowTurnHandler {
+            let took = clock.now - now
+            if took > slowTurnLimit { slowTurnHandler(took) }
+        }
         return dispatched
     }
 

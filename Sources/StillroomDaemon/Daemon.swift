@@ -241,7 +241,14 @@ public final class Daemon {
     }
 
     /// WATCHDOG=1 from the loop itself, at half of WATCHDOG_USEC: a wedged loop stops the pings.
+    /// A turn longer than half a ping's interval is logged with its length: it brought the ping that much
+    /// closer to too late, and the journal should say so before systemd's kill does.
     private func startWatchdog() {
+        let slowTurn = notifier.watchdogInterval.map { $0 / 2 } ?? .seconds(2)
+        loop.reportSlowTurns(longerThan: slowTurn) { [logger, notifier] took in
+            let limit = notifier.watchdogInterval.map { ", of the watchdog's \(Self.secondsText($0 * 2))" } ?? ""
+            logger.warning("loop: one turn kept everything else waiting \(Self.secondsText(took))\(limit)")
+        }
         guard let interval = notifier.watchdogInterval else { return }
         let timer = loop.makeTimer { [unowned self] in
             notifier.watchdog()
@@ -249,6 +256,12 @@ public final class Daemon {
         }
         timer.schedule(after: interval)
         watchdogTimer = timer
+    }
+
+    /// "6.2 s": a duration as the log gives it.
+    static func secondsText(_ duration: Duration) -> String {
+        let tenths = (duration.seconds * 10).rounded()
+        return "\(Int(tenths) / 10).\(Int(tenths) % 10) s"
     }
 
     // MARK: Start-up pieces

@@ -87,4 +87,22 @@ import Testing
         #expect(try !virtual.advance(until: { false }, within: .seconds(5)))
         #expect(virtual.loop.now - start == .seconds(47))
     }
+
+    /// A handler that keeps the loop busy (here: moves the clock itself, as a stall would) makes a turn
+    /// longer than the limit, and only that turn is reported, with its length; a turn at the limit is not.
+    @Test func aTurnLongerThanTheLimitIsReportedWithItsLengthAndNoOtherIs() throws {
+        let virtual = try VirtualLoop()
+        var reported: [Duration] = []
+        virtual.loop.reportSlowTurns(longerThan: .seconds(2)) { reported.append($0) }
+        let atTheLimit = virtual.loop.makeTimer { virtual.clock.advance(by: .seconds(2)) }
+        atTheLimit.schedule(after: .seconds(1))
+        try virtual.advance(by: .seconds(10))
+        #expect(reported.isEmpty, "a turn of exactly the limit was reported")
+        let stalled = virtual.loop.makeTimer { virtual.clock.advance(by: .seconds(7)) }
+        stalled.schedule(after: .seconds(1))
+        try virtual.advance(by: .seconds(10))
+        #expect(reported == [.seconds(7)])
+        try virtual.advance(by: .seconds(60))
+        #expect(reported == [.seconds(7)], "an idle loop reported a slow turn")
+    }
 }
