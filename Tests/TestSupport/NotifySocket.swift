@@ -8,12 +8,7 @@ public final class NotifySocket {
     public init(path: String) {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = withUnixSocketAddress(path) { bind(fd, $0, $1) }
         precondition(bound == 0, "bind \(path): errno \(errno)")
         // A guard against a hang when the peer never sends (a crash): not a timing assertion.
         var limit = timeval(tv_sec: 120, tv_usec: 0)
