@@ -12,4 +12,7 @@ public enum TimeText {
         }
         return "\(minutes):\(twoDigits)"
     }
+
+    /// "7.3 s": a duration to a tenth of a second, as the log gives it.
+    public static func seconds(_ seconds: Double) -> String { "\(NumberText.oneDecimal(seconds)) s" }
 }

@@ -245,9 +245,9 @@ public final class Daemon {
     /// closer to too late, and the journal should say so before systemd's kill does.
     private func startWatchdog() {
         let slowTurn = notifier.watchdogInterval.map { $0 / 2 } ?? .seconds(2)
-        loop.reportSlowTurns(longerThan: slowTurn) { [logger, notifier] took in
-            let limit = notifier.watchdogInterval.map { ", of the watchdog's \(Self.secondsText($0 * 2))" } ?? ""
-            logger.warning("loop: one turn kept everything else waiting \(Self.secondsText(took))\(limit)")
+        let ofTheWatchdog = notifier.watchdogInterval.map { ", of the watchdog's \(TimeText.seconds(($0 * 2).seconds))" } ?? ""
+        loop.reportSlowTurns(longerThan: slowTurn) { [logger] took in
+            logger.warning("loop: one turn kept everything else waiting \(TimeText.seconds(took.seconds))\(ofTheWatchdog)")
         }
         guard let interval = notifier.watchdogInterval else { return }
         let timer = loop.makeTimer { [unowned self] in
@@ -256,12 +256,6 @@ public final class Daemon {
         }
         timer.schedule(after: interval)
         watchdogTimer = timer
-    }
-
-    /// "6.2 s": a duration as the log gives it.
-    static func secondsText(_ duration: Duration) -> String {
-        let tenths = (duration.seconds * 10).rounded()
-        return "\(Int(tenths) / 10).\(Int(tenths) % 10) s"
     }
 
     // MARK: Start-up pieces

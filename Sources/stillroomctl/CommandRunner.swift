@@ -6,7 +6,7 @@ import StillroomCore
 /// down and the command only reads), and prints the result.
 struct CommandRunner {
     let invocation: Invocation
-    var connection: Connection { Connection(socketPath: invocation.socketPath, answerWaitSeconds: invocation.answerWaitSeconds) }
+    var connection: Connection { Connection(invocation) }
 
     func run(_ command: String) -> ExitStatus {
         do {

@@ -16,7 +16,13 @@ struct Connection {
 
     let socketPath: String
     /// How long to wait for the answer once the request is sent (`--wait`).
-    var answerWaitSeconds = Invocation.defaultAnswerWaitSeconds
+    let answerWaitSeconds: Int
+
+    /// The connection the command line asks for (`--socket`, `--wait`).
+    init(_ invocation: Invocation) {
+        socketPath = invocation.socketPath
+        answerWaitSeconds = invocation.answerWaitSeconds
+    }
 
     func send(_ command: ControlCommand) throws(Failure) -> ControlResponse {
         let made = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

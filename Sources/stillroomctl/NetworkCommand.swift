@@ -10,7 +10,7 @@ struct NetworkCommand {
     let invocation: Invocation
 
     func report() -> NetworkReport {
-        let daemon = try? Connection(socketPath: invocation.socketPath, answerWaitSeconds: invocation.answerWaitSeconds).send(.network)
+        let daemon = try? Connection(invocation).send(.network)
         var known: DaemonNetworkReport?
         if let daemon, case .success(let result) = daemon.outcome { known = DaemonNetworkReport(json: result) }
         return NetworkReport(interfaces: InterfaceProbe.read(supplicantDirectory: invocation.wifiControlDirectory),

@@ -149,8 +149,7 @@ enum Output {
 
     static func megabytes(_ bytes: Double?) -> String {
         guard let bytes else { return "size unknown" }
-        let tenths = Int((bytes / 100_000).rounded())
-        return "\(tenths / 10).\(tenths % 10) MB"
+        return "\(NumberText.oneDecimal(bytes / 1_000_000)) MB"
     }
 }
 

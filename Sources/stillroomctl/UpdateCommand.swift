@@ -8,7 +8,7 @@ import SystemCalls
 /// the box restarts into the new version or says why not.
 struct UpdateCommand {
     let invocation: Invocation
-    var connection: Connection { Connection(socketPath: invocation.socketPath, answerWaitSeconds: invocation.answerWaitSeconds) }
+    var connection: Connection { Connection(invocation) }
     var folder: String { invocation.flags["--update-dir"] ?? "/run/stillroom-update" }
 
     func run() throws -> ExitStatus {

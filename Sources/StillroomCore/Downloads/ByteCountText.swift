@@ -12,7 +12,6 @@ public enum ByteCountText {
             scaled /= 1000
             unit += 1
         }
-        let tenths = Int64((scaled * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+        return "\(NumberText.oneDecimal(scaled)) \(units[unit])"
     }
 }
