@@ -60,8 +60,10 @@ struct Connection {
         while true {
             let count = retryingOnInterrupt { recv(fd, &chunk, chunk.count, 0) }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                // The request is in the daemon's socket: a daemon that was only busy still carries it out.
                 throw .broken("the daemon did not answer within \(answerWaitSeconds) s (busy, or wedged: "
-                    + "journalctl -u stillroom says which; --wait gives it longer)")
+                    + "journalctl -u stillroom says which; --wait gives it longer); if it was only busy, it will "
+                    + "still carry the request out")
             }
             guard count > 0 else {
                 throw .broken(sendFailure.map { "could not send the request: \($0)" } ?? "the daemon closed the connection without answering")

@@ -59,4 +59,25 @@ import Testing
         #expect(result.status == 2, "--wait \(value): \(result.stderr)")
         #expect(result.stderr.contains("--wait takes whole seconds from 1 to 3600"), "\(result.stderr)")
     }
+
+    /// The real daemon, stopped (SIGSTOP: a loop wedged, or an emulated box busy past the wait): `pause`
+    /// is told it was not answered in time. Once the daemon runs again it carries out the pause that was
+    /// waiting in its socket, as the message says, and answers the next request; nothing else changed.
+    @Test func aStoppedDaemonIsSaidNotToAnswerAndCarriesTheRequestOutOnceItRuns() throws {
+        let harness = DaemonHarness()
+        harness.start()
+        defer { harness.stop() }
+        #expect(harness.ctl("play", "long").status == 0)
+        let daemon = try #require(harness.daemon)
+        daemon.signal(SIGSTOP)
+        let late = harness.ctl("--wait", "1", "pause")
+        daemon.signal(SIGCONT)
+        #expect(late.status == 1)
+        #expect(late.stderr.contains("the daemon did not answer within 1 s"), "\(late.stderr)")
+        #expect(late.stderr.contains("it will still carry the request out"), "\(late.stderr)")
+        let status = harness.waitForStatus { $0.contains("\"state\":\"paused\"") || $0.contains("\"state\":\"ended\"") }
+        #expect(status.contains("\"state\":\"paused\""), "\(status)")
+        #expect(status.contains("\"session\":\"long\""), "\(status)")
+        #expect(status.contains("\"pauseReason\":\"user\""), "\(status)")
+    }
 }
