@@ -107,6 +107,8 @@ public final class Daemon {
     var wifi = WifiSide()
     /// Held for the life of the process: no second daemon on this data folder.
     private let dataLock: DataDirectoryLock
+    /// Where the start's time went, logged at READY (StartTimeline).
+    private var startTimeline: StartTimeline
 
     /// Where `--input terminal` reads its keys (standard input on the simulator).
     let terminalFD: Int32
@@ -116,6 +118,7 @@ public final class Daemon {
     /// `terminalFD`: where `--input terminal` reads (a pipe such a test types into).
     public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil,
                 terminalFD: Int32 = STDIN_FILENO) throws(StartupError) {
+        startTimeline = StartTimeline(exec: StartClock.exec(), main: StartClock.now())
         self.options = options
         self.terminalFD = terminalFD
         self.logger = logger
@@ -131,10 +134,13 @@ public final class Daemon {
         notifier = SystemdNotifier(environment: environment)
         box = Box(clockTrusted: SystemClocks.isWallClockSynchronized())
         timeZone = LocalTimeZone(environment: environment, logger: logger)
+        startTimeline.mark("set-up", at: StartClock.now())
         if dataProblem == nil { Self.keepRoomForTheDatabase(options, logger: logger) }
         (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
         storageProblemOnAFullCard = storageProblem != nil && Self.cardIsFull(options)
+        startTimeline.mark("database", at: StartClock.now())
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
+        startTimeline.mark("catalog", at: StartClock.now())
         settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
@@ -179,14 +185,19 @@ public final class Daemon {
             pendingLabel = nil
         }
         speechAfterTimer = loop.makeTimer { [unowned self] in speakQueuedSpeech() }
+        startTimeline.mark("state and socket", at: StartClock.now())
         try startInput()
+        startTimeline.mark("input", at: StartClock.now())
         startReminder()
         breathingTimerEnd = loop.makeTimer { [unowned self] in feed(.breathingTimerEnded) }
         timerRunCheckpoint = loop.makeTimer { [unowned self] in feed(.breathingTimerCheckpoint) }
         startUpdates()
         startWifiWatch()
+        startTimeline.mark("reminder and watchers", at: StartClock.now())
         openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
+        startTimeline.mark("output", at: StartClock.now())
         try startInterface()
+        startTimeline.mark("screen", at: StartClock.now())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -208,6 +219,7 @@ public final class Daemon {
         if storageProblem != nil { announceStorageProblem() }
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
+        logger.info(startTimeline.summary)
     }
 
     func handle(signal: Int32) {

@@ -91,6 +91,28 @@ import Testing
         #expect(log.contains("<5>stopped cleanly"))
         // Every log line carries a priority prefix.
         for line in log.split(separator: "\n") { #expect(line.first == "<") }
+        expectStartTimeline(in: log)
+    }
+
+    /// The READY line's companion says where the start's time went, from the kernel's exec: every stage
+    /// named, each a whole number of milliseconds, adding up to the total (to rounding), and the total a
+    /// start's length, not a clock misread (a start here is milliseconds; a minute would be a wrong clock).
+    func expectStartTimeline(in log: String) {
+        let line = log.split(separator: "\n").first { $0.hasPrefix("<6>start: ") }
+        guard let line else { Issue.record("no start line in \(log)"); return }
+        let words = line.dropFirst("<6>start: ".count).split(separator: " ", maxSplits: 5)
+        #expect(words.count == 6 && words[1] == "ms" && words[2] == "from" && words[3] == "exec", "\(line)")
+        let total = Int(words[0]) ?? -1
+        #expect(total >= 0 && total < 60_000, "\(line)")
+        let inside = words.last.map { $0.dropFirst("READY (".count).dropLast() } ?? ""
+        let stages = inside.split(separator: ", ").map { part -> (String, Int) in
+            let name = part.split(separator: " ").dropLast().joined(separator: " ")
+            return (name, Int(part.split(separator: " ").last ?? "") ?? -1)
+        }
+        #expect(stages.map(\.0) == ["before main", "set-up", "database", "catalog", "state and socket", "input",
+                                    "reminder and watchers", "output", "screen"], "\(line)")
+        #expect(stages.allSatisfy { $0.1 >= 0 }, "\(line)")
+        #expect(abs(stages.map(\.1).reduce(0, +) - total) <= stages.count, "\(line)")
     }
 
     /// Starts the daemon, waits for READY, stops it with SIGTERM and returns (status, log).
