@@ -22,10 +22,14 @@ let package = Package(
         debianLibrary("CMPG123", pkgConfig: "libmpg123", package: "libmpg123-dev"),
         debianLibrary("CSQLite", pkgConfig: "sqlite3", package: "libsqlite3-dev"),
         debianLibrary("CDRM", pkgConfig: "libdrm", package: "libdrm-dev"),
-        debianLibrary("CEspeak", pkgConfig: "espeak-ng", package: "libespeak-ng-dev"),
         debianLibrary("CSampleRate", pkgConfig: "samplerate", package: "libsamplerate0-dev"),
-        debianLibrary("CCurl", pkgConfig: "libcurl", package: "libcurl4-openssl-dev"),
         debianLibrary("CCrypto", pkgConfig: "libcrypto", package: "libssl-dev"),
+        // Libraries loaded on first use, not at exec (dlopen, with the ELF .note.dlopen that names them):
+        // downloads' libcurl and speech's libespeak-ng serve neither PLAY nor the first frame. Their
+        // headers come from the -dev packages (scripts/setup); the daemon does not link them.
+        .target(name: "CLazyLibrary"),
+        .target(name: "CCurl", dependencies: ["CLazyLibrary"]),
+        .target(name: "CEspeak", dependencies: ["CLazyLibrary"]),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.

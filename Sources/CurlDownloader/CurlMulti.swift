@@ -15,7 +15,8 @@ import StillroomCore
 /// A libcurl multi handle on an event loop. Must be used on the loop's thread.
 final class CurlMulti {
     private let loop: EventLoop
-    private let multi: UnsafeMutableRawPointer
+    /// Made by the first transfer: until something is fetched, libcurl is not even loaded.
+    private var multi: UnsafeMutableRawPointer?
     private var watches: [Int32: IOWatch] = [:]
     private var timer: LoopTimer?
     /// Transfers added to curl, by their easy handle's address.
@@ -25,37 +26,44 @@ final class CurlMulti {
     private var deferred: [() -> Void] = []
     private let log: (String) -> Void
 
-    init(loop: EventLoop, log: @escaping (String) -> Void) throws(DownloadSetupError) {
-        try CurlGlobal.ensureInitialized()
-        guard let multi = curl_multi_init() else { throw DownloadSetupError("curl_multi_init failed") }
+    init(loop: EventLoop, log: @escaping (String) -> Void) {
         self.loop = loop
-        self.multi = multi
         self.log = log
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        var code = stillroom_multi_setopt_socket_function(multi, curlSocketCallback)
-        if code == CURLM_OK { code = stillroom_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context) }
-        if code == CURLM_OK { code = stillroom_multi_setopt_timer_function(multi, curlTimerCallback) }
-        if code == CURLM_OK { code = stillroom_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context) }
-        guard code == CURLM_OK else {
-            curl_multi_cleanup(multi)
-            throw DownloadSetupError("curl_multi_setopt: \(String(cString: curl_multi_strerror(code)))")
-        }
         timer = loop.makeTimer { [unowned self] in
             drive(socket: stillroom_socket_timeout(), flags: 0)
         }
     }
 
     deinit {
+        timer?.cancel()
+        guard let multi else { return }
         // From here on curl's callbacks find no object: nothing may reach a half-destroyed one.
         _ = stillroom_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, nil)
         _ = stillroom_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, nil)
         for transfer in transfers.values {
-            curl_multi_remove_handle(multi, transfer.easy)
+            stillroom_curl_multi_remove_handle(multi, transfer.easy)
         }
         transfers.removeAll()
         for watch in watches.values { watch.cancel() }
-        timer?.cancel()
-        curl_multi_cleanup(multi)
+        stillroom_curl_multi_cleanup(multi)
+    }
+
+    /// curl's multi handle, made for the first transfer (which has loaded libcurl: CurlTransfer's init).
+    private func handle() throws(DownloadFailure) -> UnsafeMutableRawPointer {
+        if let multi { return multi }
+        try CurlGlobal.ensureInitializedForTransfer()
+        guard let made = stillroom_curl_multi_init() else { throw .cannotConnect("curl_multi_init failed") }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var code = stillroom_multi_setopt_socket_function(made, curlSocketCallback)
+        if code == CURLM_OK { code = stillroom_multi_setopt_pointer(made, CURLMOPT_SOCKETDATA, context) }
+        if code == CURLM_OK { code = stillroom_multi_setopt_timer_function(made, curlTimerCallback) }
+        if code == CURLM_OK { code = stillroom_multi_setopt_pointer(made, CURLMOPT_TIMERDATA, context) }
+        guard code == CURLM_OK else {
+            stillroom_curl_multi_cleanup(made)
+            throw .cannotConnect("curl_multi_setopt: \(String(cString: stillroom_curl_multi_strerror(code)))")
+        }
+        multi = made
+        return made
     }
 
     /// The transfers in progress.
@@ -68,11 +76,18 @@ final class CurlMulti {
             return
         }
         guard !transfer.isAborted else { return }
+        let multi: UnsafeMutableRawPointer
+        do {
+            multi = try handle()
+        } catch {
+            transfer.finish(with: .failed(error))
+            return
+        }
         transfers[UInt(bitPattern: transfer.easy)] = transfer
-        let code = curl_multi_add_handle(multi, transfer.easy)
+        let code = stillroom_curl_multi_add_handle(multi, transfer.easy)
         if code != CURLM_OK {
             transfers[UInt(bitPattern: transfer.easy)] = nil
-            transfer.finish(with: .failed(.connectionLost("curl_multi_add_handle: \(String(cString: curl_multi_strerror(code)))")))
+            transfer.finish(with: .failed(.connectionLost("curl_multi_add_handle: \(String(cString: stillroom_curl_multi_strerror(code)))")))
         }
     }
 
@@ -83,9 +98,9 @@ final class CurlMulti {
             deferred.append { [self] in remove(transfer) }
             return
         }
-        guard transfers.removeValue(forKey: UInt(bitPattern: transfer.easy)) != nil else { return }
-        let code = curl_multi_remove_handle(multi, transfer.easy)
-        if code != CURLM_OK { log("curl_multi_remove_handle: \(String(cString: curl_multi_strerror(code)))") }
+        guard let multi, transfers.removeValue(forKey: UInt(bitPattern: transfer.easy)) != nil else { return }
+        let code = stillroom_curl_multi_remove_handle(multi, transfer.easy)
+        if code != CURLM_OK { log("curl_multi_remove_handle: \(String(cString: stillroom_curl_multi_strerror(code)))") }
     }
 
     // MARK: Callbacks from curl
@@ -138,11 +153,12 @@ final class CurlMulti {
     // MARK: Driving
 
     private func drive(socket: curl_socket_t, flags: Int32) {
+        guard let multi else { return } // curl asks for watches and timers only once it has a handle
         var running: Int32 = 0
         curlDepth += 1
-        let code = curl_multi_socket_action(multi, socket, flags, &running)
+        let code = stillroom_curl_multi_socket_action(multi, socket, flags, &running)
         curlDepth -= 1
-        if code != CURLM_OK { log("curl_multi_socket_action: \(String(cString: curl_multi_strerror(code)))") }
+        if code != CURLM_OK { log("curl_multi_socket_action: \(String(cString: stillroom_curl_multi_strerror(code)))") }
         runDeferred()
         collectFinished()
         runDeferred()
@@ -158,14 +174,15 @@ final class CurlMulti {
 
     /// Reads the transfers curl finished, removes them, and reports each one.
     private func collectFinished() {
+        guard let multi else { return }
         var finished: [(CurlTransfer, CURLcode)] = []
         while true {
             var remaining: Int32 = 0
-            guard let message = curl_multi_info_read(multi, &remaining) else { break }
+            guard let message = stillroom_curl_multi_info_read(multi, &remaining) else { break }
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let result = stillroom_message_result(message)
             guard let transfer = transfers.removeValue(forKey: UInt(bitPattern: easy)) else { continue }
-            curl_multi_remove_handle(multi, easy)
+            stillroom_curl_multi_remove_handle(multi, easy)
             finished.append((transfer, result))
         }
         // Reported after curl is done with its message list: a report may add or remove transfers.
@@ -173,13 +190,19 @@ final class CurlMulti {
     }
 }
 
-/// `curl_global_init`, once per process (it is not safe to race, so a `static let` guards it).
+/// libcurl loaded and `curl_global_init` called, once per process (it is not safe to race, so a
+/// `static let` guards it): the first fetch's work, not the start's (CLazyLibrary says why).
 enum CurlGlobal {
-    private static let initialization: CURLcode = stillroom_curl_global_init()
+    private static let initialization: String? = {
+        if let failure = stillroom_curl_load() {
+            return "libcurl could not be loaded (\(String(cString: failure))); downloads need Debian's libcurl4 package"
+        }
+        let code = stillroom_curl_global_init()
+        return code == CURLE_OK ? nil : "curl_global_init: \(String(cString: stillroom_curl_easy_strerror(code)))"
+    }()
 
     static func ensureInitialized() throws(DownloadSetupError) {
-        let code = initialization
-        guard code == CURLE_OK else { throw DownloadSetupError("curl_global_init: \(String(cString: curl_easy_strerror(code)))") }
+        if let failure = initialization { throw DownloadSetupError(failure) }
     }
 }
 

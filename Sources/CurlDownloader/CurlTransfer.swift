@@ -63,7 +63,7 @@ final class CurlTransfer {
             throw .refusedURL("\(url.description) uses plain http, which is only allowed to this box itself")
         }
         try CurlGlobal.ensureInitializedForTransfer()
-        guard let easy = curl_easy_init() else { throw .cannotConnect("curl_easy_init failed") }
+        guard let easy = stillroom_curl_easy_init() else { throw .cannotConnect("curl_easy_init failed") }
         self.url = url
         self.offset = offset
         self.easy = easy
@@ -102,15 +102,15 @@ final class CurlTransfer {
         if code == CURLE_OK { code = stillroom_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlBodyCallback) }
         if code == CURLE_OK { code = stillroom_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback) }
         guard code == CURLE_OK else {
-            let message = String(cString: curl_easy_strerror(code))
-            curl_easy_cleanup(easy)
+            let message = String(cString: stillroom_curl_easy_strerror(code))
+            stillroom_curl_easy_cleanup(easy)
             errorBuffer.deallocate()
             throw .refusedURL("curl_easy_setopt: \(message)")
         }
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        stillroom_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
     }
 
@@ -168,7 +168,7 @@ final class CurlTransfer {
     /// Sorts curl's result codes into the downloader's failure kinds (transient or not).
     private func failure(for code: CURLcode) -> DownloadFailure {
         let buffered = String(cString: errorBuffer)
-        let detail = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        let detail = buffered.isEmpty ? String(cString: stillroom_curl_easy_strerror(code)) : buffered
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
             return .cannotConnect(detail)

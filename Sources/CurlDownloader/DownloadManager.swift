@@ -177,7 +177,7 @@ public final class DownloadManager {
         self.freeSpace = freeSpace
         self.random = random
         self.sources = configuration.manifestURLs.map { ManifestSourceStatus(url: $0, state: .notLoaded, problems: []) }
-        self.multi = try CurlMulti(loop: loop, log: { message in log(.warning, "downloads: \(message)") })
+        self.multi = CurlMulti(loop: loop, log: { message in log(.warning, "downloads: \(message)") })
         do {
             try DownloadFiles.makeDirectories(directory + "/" + DownloadLayout.manifestCacheDirectoryName)
         } catch {

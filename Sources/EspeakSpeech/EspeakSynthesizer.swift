@@ -30,15 +30,18 @@ public final class EspeakSynthesizer {
 
     /// `voice` is an eSpeak voice name ("en-us", "en-gb"); `wordsPerMinute` its speed.
     private init(voice: String, wordsPerMinute: Int) throws(SpeechError) {
-        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        if let failure = stillroom_espeak_load() {
+            throw SpeechError("eSpeak NG could not be loaded (\(String(cString: failure))); speech needs Debian's libespeak-ng1 package")
+        }
+        let rate = stillroom_espeak_initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard rate > 0 else { throw SpeechError("eSpeak NG could not start (is espeak-ng-data installed?)") }
         sampleRate = Int(rate)
-        espeak_SetSynthCallback { samples, count, _ in
+        stillroom_espeak_set_synth_callback { samples, count, _ in
             if let samples, count > 0 { EspeakSynthesizer.collector.append(samples, count: Int(count)) }
             return 0 // continue
         }
-        guard espeak_SetVoiceByName(voice) == EE_OK else { throw SpeechError("eSpeak NG has no voice \"\(voice)\"") }
-        espeak_SetParameter(espeakRATE, Int32(wordsPerMinute), 0)
+        guard stillroom_espeak_set_voice_by_name(voice) == EE_OK else { throw SpeechError("eSpeak NG has no voice \"\(voice)\"") }
+        stillroom_espeak_set_parameter(espeakRATE, Int32(wordsPerMinute), 0)
     }
 
     /// The samples of `text` spoken (mono, `sampleRate`).
@@ -47,7 +50,7 @@ public final class EspeakSynthesizer {
         defer { Self.lock.unlock() }
         Self.collector.reset()
         let status = text.withCString { pointer in
-            espeak_Synth(pointer, text.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+            stillroom_espeak_synth(pointer, text.utf8.count + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
         }
         guard status == EE_OK else { throw SpeechError("eSpeak NG could not speak the text (status \(status.rawValue))") }
         return Self.collector.take()

@@ -29,7 +29,10 @@ extension Daemon {
             manager.onChange = { [unowned self] id in downloadChanged(id) }
             manager.onManifestsChanged = { [unowned self] in refreshModel() }
             downloads = manager
-            manager.refreshManifests()
+            // The lists are fetched from the loop's first turn, after READY: the first fetch loads
+            // libcurl, which serves neither PLAY nor the first frame (CLazyLibrary). The loop keeps a
+            // scheduled timer alive until it fires.
+            loop.makeTimer { [weak manager] in manager?.refreshManifests() }.schedule(at: loop.now)
         } catch {
             // Bundled sessions play without downloads; a downloads folder that cannot be made (a read-only
             // card at first boot) must not stop the box.

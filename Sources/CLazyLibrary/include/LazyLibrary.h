@@ -1,0 +1,42 @@
+// A shared library loaded on first use (dlopen) rather than at exec.
+//
+// Downloads (libcurl) and speech (libespeak-ng) serve neither PLAY nor the first frame, yet linked normally
+// they and their dependencies are 48 of the daemon's 106 libraries, all mapped and relocated before main
+// on every boot. Loaded here, they cost nothing until the first download or the first spoken word, and a
+// box without them still plays: the feature reports the loader's own words instead.
+#ifndef STILLROOM_LAZY_LIBRARY_H
+#define STILLROOM_LAZY_LIBRARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stillroom_lazy_library {
+    /// The soname to dlopen ("libcurl.so.4"): the ABI the headers were written for.
+    const char *soname;
+    /// The symbols to resolve, in the order of `slots`.
+    const char *const *symbols;
+    void **slots;
+    size_t count;
+    /// Whether the load was tried (under the loader's lock): it is tried once per process.
+    int tried;
+    /// NULL once loaded; otherwise why not, in `message`.
+    const char *error;
+    char message[320];
+};
+
+/// Loads `library` once per process (safe from any thread); NULL when every symbol is resolved,
+/// otherwise the reason ("libcurl.so.4: cannot open shared object file: …"), the same on every call.
+const char *stillroom_lazy_library_load(struct stillroom_lazy_library *library);
+
+// The ELF dlopen metadata note (https://systemd.io/ELF_DLOPEN_METADATA/): a .note.dlopen section with
+// owner "FDO", type 0x407c0c0a and a JSON array naming the sonames, so that image/build (and any packaging
+// tool) learns what the binary loads at run time, as it learns the rest from DT_NEEDED.
+#define STILLROOM_DLOPEN_NOTE_TYPE UINT32_C(0x407c0c0a)
+#define STILLROOM_DLOPEN_NOTE(variable, json)                                                              \
+    __attribute__((used, section(".note.dlopen"), aligned(4))) static const struct {                       \
+        uint32_t name_size, description_size, type;                                                        \
+        char name[4];                                                                                      \
+        __attribute__((aligned(4))) char description[(sizeof(json) + 3) & ~(size_t)3];                     \
+    } variable = {sizeof("FDO"), sizeof(json), STILLROOM_DLOPEN_NOTE_TYPE, "FDO", json}
+
+#endif
