@@ -47,6 +47,9 @@ STAGES = [
     ("READY=1", ("-p ActiveEnterTimestampMonotonic", "stillroom.service")),
     ("first frame on the screen (PLAY accepted)", "journal"),  # the daemon's "screen: first frame shown"
 ]
+# From the daemon's own "start:" line (StartTimeline: CLOCK_BOOTTIME from the kernel's exec of it), in
+# seconds: its whole start, and the part before its main (the loader mapping and relocating its libraries).
+DAEMON_ROWS = ["daemon's start, exec → READY (its own count)", "… of which before main (loader, libraries)"]
 OURS = ["stillroom.service", "stillroom-ssh-keys.service", "stillroom-dns.path", "stillroom-uinput.service"]
 # The baseline's data partition is mounted by systemd's fstab entry, as on any system: the initramfs's
 # early mount of it (image/configure-root) is ours, and is turned off.
@@ -88,6 +91,10 @@ def one_boot(box, kind):
             prop, unit = source
             value = box.out("systemctl show %s --value %s" % (prop, unit)).strip()
             figures[label] = int(value) / 1e6 if value.isdigit() and int(value) > 0 else None
+        if kind != "baseline":
+            line = box.out("journalctl -b -u stillroom.service -o cat --no-pager | grep -m1 '^start: ' || true").strip()
+            figures["daemon's start line"] = line
+            figures.update(zip(DAEMON_ROWS, daemon_start(line)))
         figures["systemd-analyze"] = box.out("systemd-analyze time 2>&1 | head -1")
         if kind != "baseline":
             figures["critical-chain"] = box.out("systemd-analyze critical-chain stillroom.service 2>&1 | tail -n +3")
@@ -96,6 +103,13 @@ def one_boot(box, kind):
         return figures
     finally:
         box.power_off()
+
+
+def daemon_start(line):
+    """(whole start, before main) in seconds from "start: 3480 ms from exec to READY (before main 2200, …)"."""
+    total = re.match(r"start: (\d+) ms from exec", line)
+    before = re.search(r"[(]before main (\d+)", line)
+    return (int(total.group(1)) / 1000 if total else None, int(before.group(1)) / 1000 if before else None)
 
 
 def median(values):
@@ -128,10 +142,10 @@ def main():
     columns = [(arch, kind) for arch in images for kind in KINDS]
     print("\n| stage (guest seconds, median of %d) | %s |" % (rounds, " | ".join("%s %s" % c for c in columns)))
     print("|---|" + "---:|" * len(columns))
-    for label, _ in STAGES:
+    for label in [label for label, _ in STAGES] + DAEMON_ROWS:
         cells = []
         for arch, kind in columns:
-            m = median([boot[label] for boot in boots[arch][kind]])
+            m = median([boot.get(label) for boot in boots[arch][kind]])
             cells.append("%.1f" % m if m is not None else "—")
         print("| %s | %s |" % (label, " | ".join(cells)))
     print()
