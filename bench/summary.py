@@ -63,6 +63,21 @@ def startup_rows(data):
     return rows
 
 
+def libraries_rows(data):
+    lazy, linked = data["results"]["on first use"], data["results"]["at exec (LD_PRELOAD)"]
+    runs = data["runs"]
+    return [
+        ("shared objects mapped at READY=1 (libcurl, libespeak-ng on first use)", f"{lazy['objects']['median']:g}",
+         f"at exec {linked['objects']['median']:g}", ratio(lazy["objects"]["median"], linked["objects"]["median"]), ""),
+        (f"exec → READY=1, warm, headless, the daemon's own count (median of {runs}, alternating)",
+         f"{lazy['ready_ms']['median']:g} ms", f"at exec {linked['ready_ms']['median']:g} ms",
+         ratio(lazy["ready_ms"]["median"], linked["ready_ms"]["median"]), ""),
+        ("… of which before main (the loader)", f"{lazy['before_main_ms']['median']:g} ms",
+         f"at exec {linked['before_main_ms']['median']:g} ms",
+         ratio(lazy["before_main_ms"]["median"], linked["before_main_ms"]["median"]), ""),
+    ]
+
+
 def idle_rows(data):
     watchdog = data["watchdog_pings_per_min"]
     causes = ", ".join(f"{cause}: {count:g}" for cause, count in data["woken_by_per_min"].items())
@@ -189,6 +204,8 @@ def main():
         rows += playback_rows(data)
     if (data := load_json(directory, "startup.json")):
         rows += startup_rows(data)
+    if (data := load_json(directory, "libraries.json")):
+        rows += libraries_rows(data)
     if (data := load_json(directory, "idle.json")):
         rows += idle_rows(data)
     rows += checkpoint_rows(load_text(directory, "checkpoint.txt"), load_json(directory, "fsyncs.json"))
