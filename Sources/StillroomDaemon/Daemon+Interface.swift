@@ -317,6 +317,20 @@ extension Daemon {
         }
     }
 
+    /// With spoken labels on, eSpeak NG is loaded and started on the loop's first turn after READY: off
+    /// PLAY's path (CLazyLibrary), and before the first label anyone asks for, which then does not wait
+    /// for the library and its voice.
+    func prepareSpeechAfterReady() {
+        guard settings.spokenLabels else { return }
+        loop.makeTimer { [unowned self] in
+            do {
+                _ = try EspeakSynthesizer.shared()
+            } catch {
+                logger.warning("speech: \(error)")
+            }
+        }.schedule(at: loop.now)
+    }
+
     /// Synthesises `text` and hands it to the engine's mixer (over the recording, ducked, or alone);
     /// counted in the status as a label spoken. Returns the speech's length in seconds.
     func speak(_ text: String) throws -> Double {

@@ -220,6 +220,7 @@ public final class Daemon {
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
         logger.info(startTimeline.summary)
+        prepareSpeechAfterReady()
     }
 
     func handle(signal: Int32) {

@@ -30,6 +30,13 @@ import Testing
         #expect(!afterSpeech.contains("libcurl.so"), "\(afterSpeech)")
         harness.stop()
 
+        // With spoken labels kept on, the next start loads speech after READY, before any label is asked for.
+        harness.start(keys: true)
+        _ = harness.waitForStatus(attempts: 500) { _ in (try? mapped(harness))?.contains("libespeak-ng.so") == true }
+        #expect(try mapped(harness).contains("libespeak-ng.so"))
+        #expect(harness.ctl("status", "--json").stdout.contains("\"spokenLabels\":0"), "no label was spoken for it")
+        harness.stop()
+
         // With a list to fetch, libcurl is loaded for the fetch, and the fetch works through it.
         harness.extraArguments += ["--manifest", server.manifestURL]
         harness.start(keys: true)
