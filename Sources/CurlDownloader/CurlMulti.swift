@@ -216,7 +216,8 @@ private let curlTimerCallback: curl_multi_timer_callback = { _, milliseconds, co
     return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().timerChanged(milliseconds: milliseconds)
 }
 
-/// A download machinery that could not be set up (curl or the downloads folder).
+/// A download machinery that could not be set up: the downloads folder at start, or libcurl at the first
+/// fetch (a fetch then fails with these words).
 public struct DownloadSetupError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
