@@ -46,6 +46,17 @@ import Testing
         harness.stop()
     }
 
+    /// image/build installs the packages of what the daemon opens on first use from the ELF note that names
+    /// them (image/dlopen-sonames): the built daemon must carry it, naming exactly these two.
+    @Test func theDaemonNamesWhatItOpensOnFirstUseForTheImage() {
+        guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "image/dlopen-sonames needs /usr/bin/python3") else { return }
+        let named = Subprocess.run("/usr/bin/python3", [RepositoryPaths.root + "/image/dlopen-sonames", BuiltProducts.path("stillroomd")])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout == "libcurl.so.4\nlibespeak-ng.so.1\n")
+        let control = Subprocess.run("/usr/bin/python3", [RepositoryPaths.root + "/image/dlopen-sonames", BuiltProducts.path("stillroomctl")])
+        #expect(control.status == 0 && control.stdout.isEmpty, "the CLI opens nothing on first use: \(control.stdout)")
+    }
+
     /// A box whose libcurl and libespeak-ng are broken (each replaced by an empty file, in a mount namespace
     /// of the daemon's own) still starts and plays; the list's fetch and the spoken label each say why not.
     @Test func aBoxWithBrokenDownloadAndSpeechLibrariesPlaysAndSaysWhy() throws {
