@@ -1,9 +1,9 @@
 // A shared library loaded on first use (dlopen) rather than at exec.
 //
 // Downloads (libcurl) and speech (libespeak-ng) serve neither PLAY nor the first frame, yet linked normally
-// they and their dependencies are 48 of the daemon's 106 libraries, all mapped and relocated before main
-// on every boot. Loaded here, they cost nothing until the first download or the first spoken word, and a
-// box without them still plays: the feature reports the loader's own words instead.
+// they and their dependencies were 48 of the daemon's 106 libraries (the development host's build), all
+// mapped and relocated before main on every boot. Loaded here, they cost nothing until the first download
+// or the first spoken word, and a box without them still plays: the feature reports the loader's words.
 #ifndef STILLROOM_LAZY_LIBRARY_H
 #define STILLROOM_LAZY_LIBRARY_H
 
