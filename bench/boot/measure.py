@@ -32,6 +32,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "image", "qemu"))
 from qemubox import Box  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stillroom_bench import start_line  # noqa: E402
 
 # (label, what systemd reports it from): each is the moment a stage was done, in guest seconds.
 STAGES = [
@@ -94,7 +96,8 @@ def one_boot(box, kind):
         if kind != "baseline":
             line = box.out("journalctl -b -u stillroom.service -o cat --no-pager | grep -m1 '^start: ' || true").strip()
             figures["daemon's start line"] = line
-            figures.update(zip(DAEMON_ROWS, daemon_start(line)))
+            parsed = start_line(line)
+            figures.update(zip(DAEMON_ROWS, (parsed[0] / 1000, parsed[1] / 1000) if parsed else (None, None)))
         figures["systemd-analyze"] = box.out("systemd-analyze time 2>&1 | head -1")
         if kind != "baseline":
             figures["critical-chain"] = box.out("systemd-analyze critical-chain stillroom.service 2>&1 | tail -n +3")
@@ -103,13 +106,6 @@ def one_boot(box, kind):
         return figures
     finally:
         box.power_off()
-
-
-def daemon_start(line):
-    """(whole start, before main) in seconds from "start: 3480 ms from exec to READY (before main 2200, …)"."""
-    total = re.match(r"start: (\d+) ms from exec", line)
-    before = re.search(r"[(]before main (\d+)", line)
-    return (int(total.group(1)) / 1000 if total else None, int(before.group(1)) / 1000 if before else None)
 
 
 def median(values):

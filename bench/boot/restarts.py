@@ -16,19 +16,19 @@ thread: on a two-core host each gets a core, and the host's load falls on both a
 """
 import json
 import os
-import re
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "image", "qemu"))
 from qemubox import Box  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stillroom_bench import start_line  # noqa: E402
 
 
-def start_line(box):
+def latest_start(box):
     """(exec → READY, before main) in ms from the daemon's latest start line, or None."""
-    out = box.run("journalctl -u stillroom.service -o cat --no-pager | grep '^start: ' | tail -1", timeout=120)[1]
-    match = re.match(r"start: (\d+) ms from exec to READY \(before main (\d+)", out.strip())
-    return [int(match.group(1)), int(match.group(2))] if match else None
+    return start_line(box.run("journalctl -u stillroom.service -o cat --no-pager | grep '^start: ' | tail -1",
+                              timeout=120)[1])
 
 
 def main():
@@ -51,11 +51,11 @@ def main():
         box.run("systemctl stop stillroom; sync; echo 3 > /proc/sys/vm/drop_caches", timeout=300)
         box.run("systemctl start stillroom", timeout=600)
         time.sleep(2)  # the start line is logged just after READY
-        starts["cold"].append(start_line(box))
+        starts["cold"].append(latest_start(box))
         print("cold", starts["cold"][-1], flush=True)
         box.run("systemctl restart stillroom", timeout=600)
         time.sleep(2)
-        starts["warm"].append(start_line(box))
+        starts["warm"].append(latest_start(box))
         print("warm", starts["warm"][-1], flush=True)
     print(json.dumps(starts))
     box.power_off()

@@ -1,6 +1,6 @@
-"""What the Python benches share: reading a process's CPU time and peak memory from /proc, and starting
-the real stillroomd in a scratch folder with its control socket ready."""
-import contextlib, os, signal, subprocess, time
+"""What the Python benches share: reading a process's CPU time and peak memory from /proc, starting
+the real stillroomd in a scratch folder with its control socket ready, and reading its start line."""
+import contextlib, os, re, signal, subprocess, time
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -58,3 +58,10 @@ def stillroomd(binary, work, content, audio_device, display="none"):
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait()
+
+
+def start_line(text):
+    """(exec → READY, before main) in milliseconds from the first of the daemon's "start: 3480 ms from exec
+    to READY (before main 2200, …)" lines in `text` (StartTimeline), or None when there is none."""
+    match = re.search(r"start: (\d+) ms from exec to READY \(before main (\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else None

@@ -10,7 +10,10 @@ a notify socket, counts the shared objects mapped then (/proc/PID/maps), stops i
 "start:" line (StartTimeline: CLOCK_BOOTTIME from the kernel's exec, so the loader's work before main is
 counted). Prints JSON: medians and minimums per variant.
 """
-import argparse, json, os, re, socket, statistics, subprocess, tempfile
+import argparse, json, os, socket, statistics, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stillroom_bench import start_line  # noqa: E402
 
 PRELOAD = "libcurl.so.4:libespeak-ng.so.1"
 
@@ -41,10 +44,10 @@ def one_start(args, data, work, preload):
         process.terminate()
         _, log = process.communicate()
         sock.close()
-    match = re.search(r"start: (\d+) ms from exec to READY \(before main (\d+)", log)
-    if not match:
+    parsed = start_line(log)
+    if not parsed:
         raise SystemExit("no start line in the daemon's log:\n" + log)
-    return {"ready_ms": int(match.group(1)), "before_main_ms": int(match.group(2)), "objects": objects}
+    return {"ready_ms": parsed[0], "before_main_ms": parsed[1], "objects": objects}
 
 
 def summary(runs):
