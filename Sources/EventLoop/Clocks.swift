@@ -15,6 +15,10 @@ public enum SystemClocks {
 
     static func monotonicNanoseconds() -> Int64 { read(CLOCK_MONOTONIC) }
 
+    /// CLOCK_BOOTTIME in nanoseconds: the clock the kernel dates a process's start by (the daemon's
+    /// start timeline).
+    public static func bootNanoseconds() -> UInt64 { UInt64(read(CLOCK_BOOTTIME)) }
+
     /// CLOCK_REALTIME in nanoseconds since 1970 (negative before it: a clock set very wrong).
     static func wallNanoseconds() -> Int64 { read(CLOCK_REALTIME) }
 

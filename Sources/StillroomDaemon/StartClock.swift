@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import StillroomCore
 import SystemCalls
@@ -5,11 +6,7 @@ import SystemCalls
 /// The clock of the start timeline: CLOCK_BOOTTIME, the clock the kernel dates a process's start by
 /// (proc(5), field 22 of /proc/PID/stat, counts from boot in clock ticks).
 enum StartClock {
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
+    static func now() -> UInt64 { SystemClocks.bootNanoseconds() }
 
     /// When the kernel made this process (to a clock tick, 10 ms on Debian's kernels), or nil when /proc
     /// cannot say: the timeline then counts from main.
