@@ -187,7 +187,14 @@ public final class EvdevInput: InputBackend {
             device.close()
         }
         guard required else { return }
-        if let denied = refused.first(where: { $0.1 == EACCES || $0.1 == EPERM }) {
+        let denials = refused.filter { $0.1 == EACCES || $0.1 == EPERM }
+        if let early = denials.first(where: { Self.udevHasNotSetUp(Files.status($0.0)) }) {
+            // At boot the kernel makes the node, root's alone, and udev gives it its group a moment later:
+            // the directory's watch sees that change (IN_ATTRIB) and the device is tried again then.
+            throw InputError(.missing, "evdev: \(early.0) is not ready yet (still root's alone: udev has not given it its "
+                + "group) to look for \"\(slot.pattern)\" (\(slot.sections))")
+        }
+        if let denied = denials.first {
             throw InputError(.permission, "evdev: cannot open \(denied.0) to look for \"\(slot.pattern)\" (\(slot.sections)): "
                 + "permission denied. Add the service user to the \"input\" group (SupplementaryGroups=input in the unit) "
                 + "or run as root")
@@ -402,6 +409,14 @@ public final class EvdevInput: InputBackend {
     }
 
     // MARK: ioctl helpers
+
+    /// A node as devtmpfs makes it, before udev's rules have run: owned by root, group root, no access for
+    /// group or others. Refused such a node, the daemon waits for udev; refused a node that udev has
+    /// given a group (input) the service is not in, it says how to fix the unit.
+    public static func udevHasNotSetUp(_ node: stat?) -> Bool {
+        guard let node else { return false }
+        return node.st_uid == 0 && node.st_gid == 0 && node.st_mode & 0o077 == 0
+    }
 
     static func eventNodes(in directory: String) -> [String] {
         let names = ((try? Files.listDirectory(directory)) ?? []).filter { $0.hasPrefix("event") && Int($0.dropFirst(5)) != nil }

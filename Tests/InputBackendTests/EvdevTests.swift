@@ -182,6 +182,25 @@ func role() -> EvdevDeviceRole {
         #expect(notices.last?.message.hasPrefix("evdev: \"?\" (\(node)) does not send KEY_PLAYPAUSE") == true, "\(notices)")
     }
 
+    /// At boot a node is first root's alone (devtmpfs), then udev gives it its group: a refused node in
+    /// that first state is waited for; one with its group (or opened up) is the unit's fault, said so.
+    @Test func aNodeUdevHasNotSetUpIsToldFromOneTheServiceMayNotOpen() {
+        func node(uid: uid_t, gid: gid_t, mode: mode_t) -> stat {
+            var made = stat()
+            made.st_uid = uid
+            made.st_gid = gid
+            made.st_mode = S_IFCHR | mode
+            return made
+        }
+        #expect(EvdevInput.udevHasNotSetUp(node(uid: 0, gid: 0, mode: 0o600)))
+        #expect(EvdevInput.udevHasNotSetUp(node(uid: 0, gid: 0, mode: 0o400)))
+        #expect(!EvdevInput.udevHasNotSetUp(node(uid: 0, gid: 104, mode: 0o660)), "group input: the service lacks the group")
+        #expect(!EvdevInput.udevHasNotSetUp(node(uid: 0, gid: 0, mode: 0o660)), "root's group, opened to it")
+        #expect(!EvdevInput.udevHasNotSetUp(node(uid: 0, gid: 0, mode: 0o604)))
+        #expect(!EvdevInput.udevHasNotSetUp(node(uid: 1000, gid: 0, mode: 0o600)), "someone's own node")
+        #expect(!EvdevInput.udevHasNotSetUp(nil), "gone: not waited for as this")
+    }
+
     @Test func aDeviceThatDoesNotSendTheKeyIsRefused() throws {
         let loop = try EventLoop()
         let directory = TemporaryDirectory("stillroom-evdev")

@@ -658,6 +658,36 @@ def main():
         return "the daemon started without its controls (doctor: %s); uinput devices made → open %.1f s later, same daemon" % (
             waiting[:120], took)
 
+    def controls_before_udev():
+        """Controls whose nodes udev has not set up yet: at boot the kernel makes a device's node root's
+        alone, and udev gives it group input a moment later. A daemon that starts in between (its start is
+        given the CPU first while the box boots) must wait for udev, not exit and be restarted. udev's
+        event queue is held, the uinput devices made again (their nodes root's, mode 600), the daemon
+        started; then the queue is let go, and the same daemon opens the devices."""
+        box.out("systemctl stop stillroom.service")
+        box.out("systemctl stop stillroom-uinput.service")
+        box.out("udevadm control --stop-exec-queue")
+        try:
+            # The uinput helper waits up to 10 s per device for udev's group, then carries on without it.
+            box.out("systemctl start stillroom-uinput.service", timeout=120)
+            nodes = box.out("for d in /sys/devices/virtual/input/input*/event*; do stat -c '%U %G %a' /dev/input/$(basename $d); done | sort -u")
+            check(nodes == "root root 600", "the nodes before udev: %s" % nodes)
+            started = box.run("systemctl start stillroom.service", timeout=300)  # Type=notify: returns at READY=1
+            said = box.out("journalctl -u stillroom.service -o cat --no-pager -n 40 | grep -E 'evdev|cannot start' || true")
+            check(started[0] == 0, "the daemon did not start with the nodes root's: %s" % said[-600:])
+            pid = box.service()["MainPID"]
+            check("is not ready yet (still root's alone: udev has not given it its group)" in said, "what it said: %s" % said[-600:])
+        finally:
+            box.out("udevadm control --start-exec-queue")
+        doctor_input = lambda: next((line for line in box.run("stillroomctl doctor")[1].splitlines() if "input" in line[:18]), "")
+        box.wait_until("the controls open once udev has run", lambda: doctor_input().startswith("ok"), 120, interval=1.0)
+        check(box.service()["MainPID"] == pid, "the daemon was restarted")
+        devices = box.open_devices(pid)
+        check(any(d.startswith("/dev/input/") for d in devices), "the daemon holds no input device open: %s" % devices)
+        state["devices"], state["pid"] = devices, pid
+        return "nodes root's (600) at the daemon's start: it waited, same daemon opened them once udev ran; %s" % (
+            said.splitlines()[0][:160] if said else "")
+
     def nothing_failed_at_boot():
         """Every unit the first boot started came up: none failed (a unit failing at every boot costs
         start-up time and hides what it should do), and network time runs on the read-only root."""
@@ -896,6 +926,7 @@ def main():
             if display_cost_seconds:
                 report.scenario("the screen's CPU cost on this CPU (figure)", display_cost)
             report.scenario("controls whose devices come after the daemon", late_controls)
+            report.scenario("controls whose nodes udev has not set up when the daemon starts", controls_before_udev)
             if report.scenario("PLAY (uinput) → audio on the loopback", play_audio) and \
                     report.scenario("the sweep is heard where status says it plays", sweep_heard_where_status_says):
                 report.scenario("seek with stillroomctl lands where asked (by pitch)", seek_by_control)
