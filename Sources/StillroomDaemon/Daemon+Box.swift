@@ -37,6 +37,7 @@ extension Daemon {
         case .retryOutput: retryOutput()
         case .keepRetryingOutput:
             if !outputRetryTimer.isScheduled { outputRetryTimer.schedule(after: .seconds(2)) }
+            watchSoundDevices()
         case .joinLatestRun(let sessionID): joinRunForResume(sessionID: sessionID)
         case .save(let progress): save(progress)
         case .runPauseTimer(.cancel): runPauseTimer.cancel()

@@ -1,5 +1,6 @@
 import Devices
 import EventLoop
+import SystemCalls
 import StillroomCore
 
 /// The player's effects on the output, performed: the engine for sound, loop timers. The rules around the
@@ -46,16 +47,18 @@ extension Daemon {
 
     /// The output opened before the first frame is drawn, so the screen never offers PLAY that cannot
     /// sound: open, the sink stays open for the first recording (at the rate PLAY would start); missing,
-    /// the screen says "No sound output" from its first frame and the box keeps trying every 2 s.
+    /// the screen says "No sound output" from its first frame and the box tries again: at once when a
+    /// sound card's node changes, else every 2 s.
     func openOutputBeforeReady() {
         let format = AudioFormat(sampleRate: startingSampleRate)
         if engine.probeOutput(format: format) {
             logger.info("audio output \(engine.sink.name) open at \(format.sampleRate) Hz")
             return
         }
-        logger.warning("audio output \(engine.sink.name) cannot be opened; trying again every 2 s")
+        logger.warning("audio output \(engine.sink.name) cannot be opened; trying again when a sound device changes, and every 2 s")
         apply(.outputLost("\(engine.sink.name) cannot be opened"))
         outputRetryTimer.schedule(after: .seconds(2))
+        watchSoundDevices()
     }
 
     /// The rate of the recording PLAY would start first (the offered place, else the first-boot session).
@@ -65,16 +68,46 @@ extension Daemon {
         return first.flatMap { content.lengths[$0]?.sampleRate } ?? 44_100
     }
 
-    /// While the output is lost, try to open it every 2 s; when it is back, say so (and stay paused).
-    func retryOutput() {
+    /// While the output is lost, try to open it again (every 2 s, and on each change among the sound
+    /// devices: `reason`); when it is back, say so (and stay paused).
+    func retryOutput(after reason: String? = nil) {
         guard !player.outputAvailable else { return }
         let format = AudioFormat(sampleRate: engine.sampleRate > 0 ? engine.sampleRate : 44_100)
         if engine.probeOutput(format: format) {
-            logger.notice("audio output \(engine.sink.name) is back")
+            logger.notice("audio output \(engine.sink.name) is back" + (reason.map { " (\($0))" } ?? ""))
+            soundDevicesWatcher = nil
             outputNoticeDismissed = false // a later loss shows its notice again
             apply(.outputRestored)
         } else {
-            outputRetryTimer.schedule(after: .seconds(2))
+            if let reason { logger.debug("audio output \(engine.sink.name) still cannot be opened (tried: \(reason))") }
+            if !outputRetryTimer.isScheduled { outputRetryTimer.schedule(after: .seconds(2)) }
+        }
+    }
+
+    /// While the output is lost, a change among the sound cards' nodes tries it again at once: a card
+    /// made (a USB DAC plugged in, a driver loaded late) or given its group by udev (at boot, a moment
+    /// after the kernel made the node root's alone: the daemon may have started in between). The 2 s
+    /// timer stays, for what changes no node (a device another program held, let go).
+    func watchSoundDevices() {
+        guard soundDevicesWatcher == nil else { return }
+        let directory = options.soundDeviceDirectory
+        do {
+            if Files.isDirectory(directory) {
+                soundDevicesWatcher = try DirectoryWatcher(loop: loop, path: directory, changes: [.created, .attributes]) { [unowned self] names in
+                    retryOutput(after: "\(names.first ?? "a node") changed in \(directory)")
+                }
+            } else {
+                // No sound card at all yet, so no folder: its parent, until the folder comes.
+                let name = Files.name(of: directory)
+                soundDevicesWatcher = try DirectoryWatcher(loop: loop, path: Files.parent(of: directory), changes: [.created]) { [unowned self] names in
+                    guard names.contains(name) else { return }
+                    soundDevicesWatcher = nil
+                    watchSoundDevices()
+                    retryOutput(after: "\(directory) appeared")
+                }
+            }
+        } catch {
+            logger.warning("audio output: cannot watch \(directory) for sound devices (\(error)); trying every 2 s")
         }
     }
 

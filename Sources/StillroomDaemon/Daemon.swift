@@ -73,6 +73,8 @@ public final class Daemon {
     var screen: ScreenDriver?
     /// Watches for a DRM card while the screen is not there yet (its driver loads after the daemon starts).
     var displayWatcher: DirectoryWatcher?
+    /// While the output is lost: the sound cards' folder, for a card made or given its group by udev.
+    var soundDevicesWatcher: DirectoryWatcher?
     var sceneBuilder: InterfaceScene?
     var previewWriter: TerminalPreviewWriter?
     var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]

@@ -20,6 +20,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var contentDirectory = "/usr/share/stillroom/content"
     public var boardFile = "/etc/stillroom/board.conf"
     public var audioDevice = "default"
+    /// Where the sound cards' device nodes appear: while the output is lost, a change there tries it again.
+    public var soundDeviceDirectory = "/dev/snd"
     public var display: DisplaySpec = .drm()
     /// The terminal preview of the screen (the simulator): nil = when stdout is a terminal.
     public var preview: Bool?
@@ -56,6 +58,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --content-dir PATH    bundled content with catalog.json      [/usr/share/stillroom/content]
           --board PATH          board file: pins and controls          [/etc/stillroom/board.conf]
           --audio-device NAME   ALSA PCM to play on                    [default]
+          --sound-devices PATH  where sound cards' nodes appear: a change there tries a lost
+                                output again at once                   [/dev/snd]
           --display TARGET      drm[:DIR] | png:PATH | png@WxH:PATH | memory[@WxH] | none   [drm]
           --preview on|off      the screen previewed in the terminal   [on when stdout is a terminal]
           --input SOURCE        gpio | evdev | terminal | none         [gpio]
@@ -120,6 +124,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--board": options.boardFile = try path()
             case "--socket": options.socketPath = try path()
             case "--update-dir": options.updateDirectory = try path()
+            case "--sound-devices": options.soundDeviceDirectory = try path()
             case "--wifi-control":
                 let directory = try path()
                 options.wifiControlDirectory = directory == "none" ? nil : directory
