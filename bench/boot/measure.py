@@ -2,7 +2,7 @@
 """Boot → READY for the amd64 and arm64 twins, side by side in one run, against a baseline.
 
     bench/boot/measure.py [--rounds N] [--amd64 IMAGE_DIR] [--arm64 IMAGE_DIR] [--only amd64|arm64]
-                          [--out FILE.json]
+                          [--icount SHIFT | --host-clock] [--out FILE.json]
 
 Each round, for each twin in turn (amd64, then arm64, so load on the host falls on both alike), on one
 working copy of the disk:
@@ -16,10 +16,19 @@ working copy of the disk:
             the journal: what any system on this kernel and root does before it can start a service;
   again     the box booted again on the same disk: the boot a box makes every day.
 
+The guest's clock counts instructions (QEMU's -icount, 2^SHIFT ns each; default shift 0: a 1 GHz core
+doing one instruction a cycle, about a Pi Zero 2 W's or Pi 3's core), and an idle guest's clock jumps to
+its next timer (sleep=off). A busy host then no longer stretches guest seconds: the same boot measures the
+same within a few percent whatever else the host runs, where the host's clock (--host-clock, the
+emulator's real time as before 2026-12-03) moved the baseline between 64 and 122 s on one disk. Both
+vCPUs share one emulator thread, so guest time is the instructions of both: the twin is a one-core
+machine, not the Pi's four.
+
 Each boot waits for READY=1 (the daemon's unit active; for the baseline, the agent's answer, which comes
 after sysinit.target), reads where the guest's time went from systemd and the kernel log, and powers off.
-Every figure is guest time (CLOCK_MONOTONIC from the kernel's start), which QEMU's emulation (TCG)
-inflates; the split between stages and the ratio to the baseline carry over, not the absolutes. Prints a
+Every figure is guest time (CLOCK_MONOTONIC from the kernel's start): on the instruction clock, work counted
+on a one-core 1 GHz machine, with every emulated device's cost in it; the split between stages and the
+ratio to the baseline carry over to a Pi, not the absolutes. Prints a
 table (medians), the 10 % criterion (READY of the box against the baseline's sysinit.target) and the
 critical chain of the last box boot, and writes every boot's figures as JSON.
 """
@@ -121,12 +130,13 @@ def main():
     if only:
         images = {only: images[only]}
     out = option("--out", None)
+    icount = None if "--host-clock" in sys.argv else int(option("--icount", "0"))
     boots = {arch: {kind: [] for kind in KINDS} for arch in images}
     with tempfile.TemporaryDirectory(prefix="stillroom-boot-") as scratch:
         for round_number in range(rounds):
             for arch, image_dir in images.items():
                 box = Box(image_dir, os.path.join(scratch, "%s-%d" % (arch, round_number)), arch=arch,
-                          log=lambda *_: None)
+                          log=lambda *_: None, icount_shift=icount)
                 box.fresh_disk()
                 for kind in KINDS:
                     figures = one_boot(box, kind)
@@ -136,6 +146,7 @@ def main():
                           % (arch, round_number + 1, kind, "sysinit.target" if kind == "baseline" else "READY=1",
                              end, figures["load on the host"]), flush=True)
     columns = [(arch, kind) for arch in images for kind in KINDS]
+    print("\nguest clock: %s" % ("the host's (real time)" if icount is None else "instructions (-icount shift=%d)" % icount))
     print("\n| stage (guest seconds, median of %d) | %s |" % (rounds, " | ".join("%s %s" % c for c in columns)))
     print("|---|" + "---:|" * len(columns))
     for label in [label for label, _ in STAGES] + DAEMON_ROWS:
@@ -156,7 +167,7 @@ def main():
         print("\n%s, last boot again: critical chain of stillroom.service\n%s\n" % (arch, last.get("critical-chain")))
     if out:
         with open(out, "w") as f:
-            json.dump({"baseline kernel command line": BASELINE_APPEND, "boots": boots}, f, indent=2)
+            json.dump({"baseline kernel command line": BASELINE_APPEND, "icount shift": icount, "boots": boots}, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -31,9 +31,12 @@ class Box:
 
     instances = []
 
-    def __init__(self, image_dir, work_dir, memory_mb=1024, cpus=2, log=print, arch="amd64"):
+    def __init__(self, image_dir, work_dir, memory_mb=1024, cpus=2, log=print, arch="amd64", icount_shift=None):
         Box.instances.append(self)
         self.arch = arch
+        # With a shift, the guest's clocks count the instructions it ran (QEMU's -icount: 2^shift ns each),
+        # not the host's time, so a busy host no longer stretches the guest's figures (bench/boot).
+        self.icount_shift = icount_shift
         # Guards against a hang scale with the machine: an emulated Cortex-A53 runs several times slower
         # than the emulated x86 (the figures are recorded, never asserted, either way).
         self.slowdown = 4 if arch == "arm64" else 1
@@ -182,6 +185,11 @@ class Box:
             # panicked early in boot on the loaded 2-core host, about one boot in fifteen (2026-12-02: seen
             # twice, in sched_clock_cpu right after "sched_clock: Marking stable"); an emulator race, not the box.
             machine = ["qemu-system-x86_64", "-accel", "tcg,thread=single", "-machine", "pc", "-vga", "none"]
+        if self.icount_shift is not None:
+            # One TCG thread (icount needs it); sleep=off: an idle guest's clock jumps to its next timer
+            # instead of waiting for the host's, so guest time is the guest's work, whatever the host does.
+            machine[2] = "tcg,thread=single"
+            machine += ["-icount", "shift=%d,sleep=off" % self.icount_shift]
         command = ["nice", "-n", "5"] + machine + [
             "-smp", str(self.cpus), "-m", str(self.memory_mb),
             "-nodefaults", "-display", "none",
