@@ -59,6 +59,9 @@ STAGES = [
     ("stillroomd exec", ("-p ExecMainStartTimestampMonotonic", "stillroom.service")),
     ("READY=1", ("-p ActiveEnterTimestampMonotonic", "stillroom.service")),
     ("first frame on the screen (PLAY accepted)", "journal"),  # the daemon's "screen: first frame shown"
+    # The output open (PLAY sounds): at READY=1 when the sound card was usable by then, else when the daemon
+    # found it so ("is back": a node udev gave its group, or the 2 s retry).
+    ("audio output open (PLAY can sound)", "output"),
 ]
 # From the daemon's own "start:" line (StartTimeline: CLOCK_BOOTTIME from the kernel's exec of it), in
 # seconds: its whole start, and the part before its main (the loader mapping and relocating its libraries).
@@ -94,6 +97,13 @@ def one_boot(box, kind):
                 line = box.out("dmesg | grep -m1 'stillroom-data: checked' || true")
                 match = re.match(r"\[\s*([0-9.]+)\]", line)
                 figures[label] = float(match.group(1)) if match else None
+                continue
+            if source == "output":
+                line = box.out("journalctl -b -u stillroom.service -o short-monotonic --no-pager "
+                               "| grep -m1 -E 'audio output .* (open at|is back)' || true")
+                match = re.match(r"\[\s*([0-9.]+)\]", line)
+                figures[label] = float(match.group(1)) if match else None
+                figures["audio output line"] = line
                 continue
             if source == "journal":
                 line = box.out("journalctl -b -u stillroom.service -o short-monotonic --no-pager "
@@ -168,6 +178,12 @@ def main():
             if base and ready:
                 print("%s, %s boot: READY=1 %.1f s against the baseline's sysinit.target %.1f s: +%.1f s, +%.0f %%"
                       % (arch, kind, ready, base, ready - base, 100 * (ready - base) / base))
+            # READY=1 with the output still closed (the sound card not usable yet) is not yet PLAY that sounds.
+            sounds = median([max(boot["READY=1"], boot.get("audio output open (PLAY can sound)") or float("inf"))
+                             for boot in boots[arch][kind]])
+            if base and sounds not in (None, float("inf")):
+                print("%s, %s boot: READY=1 with the output open %.1f s: +%.1f s, +%.0f %%"
+                      % (arch, kind, sounds, sounds - base, 100 * (sounds - base) / base))
         last = boots[arch]["again"][-1]
         print("\n%s, last boot again: critical chain of stillroom.service\n%s\n" % (arch, last.get("critical-chain")))
     if out:
