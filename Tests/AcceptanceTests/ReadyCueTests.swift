@@ -101,4 +101,30 @@ import Testing
         #expect(log.contains("cannot be opened; trying again when a sound device changes, and every 2 s"), "\(log)")
         #expect(log.contains("still cannot be opened (tried: pcmC0D0p changed in \(soundDevices))"), "\(log)")
     }
+
+    /// The sound cards' folder missing at start (no card yet: the kernel makes /dev/snd with the first) is
+    /// waited for through its parent, and its coming tries the output; a folder that cannot be watched at
+    /// all (its parent missing) is said once, and the daemon plays on with the 2 s retry.
+    @Test func aSoundDevicesFolderThatComesLaterOrCannotBeWatched() throws {
+        let journey = Journey()
+        journey.harness.daemonAudioDevice = "hw:CARD=NoSuchCard"
+        let later = journey.harness.directory.file("snd")
+        journey.harness.extraArguments += ["--sound-devices", later, "--verbose"]
+        journey.start()
+        #expect(mkdir(later, 0o755) == 0)
+        _ = journey.status()
+        _ = journey.status()
+        let log = journey.finish()
+        #expect(log.contains("still cannot be opened (tried: \(later) appeared)"), "\(log)")
+
+        let unwatchable = Journey()
+        unwatchable.harness.daemonAudioDevice = "hw:CARD=NoSuchCard"
+        let nowhere = unwatchable.harness.directory.file("no/such/snd")
+        unwatchable.harness.extraArguments += ["--sound-devices", nowhere]
+        unwatchable.start()
+        #expect(unwatchable.status()["output"]?["available"]?.boolValue == false)
+        let said = unwatchable.finish()
+        #expect(said.contains("audio output: cannot watch \(nowhere) for sound devices ("), "\(said)")
+        #expect(said.contains("trying every 2 s"), "\(said)")
+    }
 }
