@@ -627,6 +627,10 @@ def main():
         return "%s unloaded (DRM core loaded again by the unit: %s), the daemon started without a screen; %s loaded → " \
                "first frame %.1f s later, same daemon: %s" % (module, not drm_core_left, module, took, " | ".join(lines)[-400:])
 
+    def doctor_input():
+        """The doctor's input line, as a maintainer reads it."""
+        return next((line for line in box.run("stillroomctl doctor")[1].splitlines() if "input" in line[:18]), "")
+
     def late_controls():
         """Controls whose devices appear after the daemon started (a driver loading late, a keypad plugged
         in later; in the twin, its uinput unit, no longer ordered before the daemon): the uinput devices
@@ -638,7 +642,6 @@ def main():
         check(box.run("grep -q stillroom-qemu /proc/bus/input/devices")[0] != 0, "the uinput devices are still there")
         box.out("systemctl start stillroom.service")  # Type=notify: returns at READY=1
         pid = box.service()["MainPID"]
-        doctor_input = lambda: next((line for line in box.run("stillroomctl doctor")[1].splitlines() if "input" in line[:18]), "")
         waiting = doctor_input()
         check(waiting.startswith("FAIL input") and "waiting for [play], [back], [knob-press] on \"stillroom-qemu-buttons\"" in waiting,
               "doctor before the devices: %s" % waiting)
@@ -679,7 +682,6 @@ def main():
             check("is not ready yet (still root's alone: udev has not given it its group)" in said, "what it said: %s" % said[-600:])
         finally:
             box.out("udevadm control --start-exec-queue")
-        doctor_input = lambda: next((line for line in box.run("stillroomctl doctor")[1].splitlines() if "input" in line[:18]), "")
         box.wait_until("the controls open once udev has run", lambda: doctor_input().startswith("ok"), 120, interval=1.0)
         check(box.service()["MainPID"] == pid, "the daemon was restarted")
         devices = box.open_devices(pid)
