@@ -57,16 +57,12 @@ extension Daemon {
     /// Watches `directory` for a card node (made by the kernel, then given its group by udev: both are
     /// changes), or, while the folder itself is missing (no KMS driver loaded at all), its parent for it.
     private func waitForDRMCard(in directory: String) {
-        let parent = Files.parent(of: directory), name = Files.name(of: directory)
         do {
-            if Files.status(directory) != nil {
-                displayWatcher = try DirectoryWatcher(loop: loop, path: directory, changes: [.created, .attributes]) { [unowned self] names in
+            displayWatcher = try DeviceFolderWatcher(loop: loop, path: directory) { [unowned self] change in
+                switch change {
+                case .nodes(let names):
                     if names.contains(where: { $0.hasPrefix("card") }) { retryDisplay(reason: "a DRM card appeared") }
-                }
-            } else {
-                displayWatcher = try DirectoryWatcher(loop: loop, path: parent, changes: [.created]) { [unowned self] names in
-                    guard names.contains(name) else { return }
-                    waitForDRMCard(in: directory)
+                case .folderAppeared:
                     retryDisplay(reason: "\(directory) appeared")
                 }
             }

@@ -92,18 +92,10 @@ extension Daemon {
         guard soundDevicesWatcher == nil else { return }
         let directory = options.soundDeviceDirectory
         do {
-            if Files.isDirectory(directory) {
-                soundDevicesWatcher = try DirectoryWatcher(loop: loop, path: directory, changes: [.created, .attributes]) { [unowned self] names in
-                    retryOutput(after: "\(names.first ?? "a node") changed in \(directory)")
-                }
-            } else {
-                // No sound card at all yet, so no folder: its parent, until the folder comes.
-                let name = Files.name(of: directory)
-                soundDevicesWatcher = try DirectoryWatcher(loop: loop, path: Files.parent(of: directory), changes: [.created]) { [unowned self] names in
-                    guard names.contains(name) else { return }
-                    soundDevicesWatcher = nil
-                    watchSoundDevices()
-                    retryOutput(after: "\(directory) appeared")
+            soundDevicesWatcher = try DeviceFolderWatcher(loop: loop, path: directory) { [unowned self] change in
+                switch change {
+                case .nodes(let names): retryOutput(after: "\(names.first ?? "a node") changed in \(directory)")
+                case .folderAppeared: retryOutput(after: "\(directory) appeared")
                 }
             }
         } catch {

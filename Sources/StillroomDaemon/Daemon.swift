@@ -72,9 +72,9 @@ public final class Daemon {
     var model: InterfaceModel { box.model }
     var screen: ScreenDriver?
     /// Watches for a DRM card while the screen is not there yet (its driver loads after the daemon starts).
-    var displayWatcher: DirectoryWatcher?
+    var displayWatcher: DeviceFolderWatcher?
     /// While the output is lost: the sound cards' folder, for a card made or given its group by udev.
-    var soundDevicesWatcher: DirectoryWatcher?
+    var soundDevicesWatcher: DeviceFolderWatcher?
     var sceneBuilder: InterfaceScene?
     var previewWriter: TerminalPreviewWriter?
     var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]
