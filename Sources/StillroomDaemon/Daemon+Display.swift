@@ -7,11 +7,12 @@ import Glibc
 import StillroomCore
 import SystemCalls
 
-/// The screen: opened at start, or — a DRM screen whose driver is not loaded yet — as soon as its card
-/// appears. At boot the daemon does not wait for udev to finish loading drivers: the sound, the controls
-/// and the store are what PLAY needs, and a screen that comes a few seconds later is drawn then.
+/// The screen: opened right after READY=1, or — a DRM screen whose driver is not loaded yet — as soon as
+/// its card appears. At boot the daemon does not wait for udev to finish loading drivers, nor for its own
+/// drawing stack: the sound, the controls and the store are what PLAY needs, and a screen that comes a
+/// moment later is drawn then. A screen that cannot be drawn on is said in the journal; the box plays on.
 extension Daemon {
-    func openDisplay() throws(StartupError) {
+    func openDisplay() {
         let display: Display?
         do {
             display = try options.display.open(loop: loop)
@@ -26,15 +27,19 @@ extension Daemon {
             return
         }
         guard let display else { return }
-        try show(on: display)
+        show(on: display)
     }
 
-    private func show(on display: Display) throws(StartupError) {
+    /// Draws the interface on `display` from now on: its lit or dark state, the pages its size cuts the
+    /// transcript into, then the first frame.
+    private func show(on display: Display) {
         let painter: ScenePainter
         do {
             painter = try ScenePainter(size: display.size)
         } catch {
-            throw StartupError("display: \(error)")
+            logger.error("display: \(error); the box carries on without a screen")
+            display.close()
+            return
         }
         let builder = InterfaceScene(measurer: painter.textMeasurer)
         sceneBuilder = builder
@@ -52,6 +57,9 @@ extension Daemon {
             previewWriter = writer
         }
         logger.info("display: \(display.name), \(display.size.width)x\(display.size.height)")
+        driver.setScreenOn(ui.power != .off)
+        refreshModel()
+        driver.invalidate()
     }
 
     /// Watches `directory` for a card node (made by the kernel, then given its group by udev: both are
@@ -82,16 +90,6 @@ extension Daemon {
         }
         guard let display else { return }
         displayWatcher = nil
-        do {
-            try show(on: display)
-        } catch {
-            logger.error("\(error.message); the box carries on without a screen")
-            return
-        }
-        // The interface has been running all along: the screen takes its lit or dark state and the pages
-        // its size cuts the transcript into, then draws.
-        screen?.setScreenOn(ui.power != .off)
-        refreshModel()
-        screen?.invalidate()
+        show(on: display)
     }
 }

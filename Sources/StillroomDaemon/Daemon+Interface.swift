@@ -13,7 +13,7 @@ import StillroomCore
 /// model of the box, performs its effects, and draws its scenes on the display (DRM, or a PNG in the
 /// simulator, previewed in the terminal).
 extension Daemon {
-    func startInterface() throws(StartupError) {
+    func startInterface() {
         refreshModel(historyChanged: true)
         for kind in InterfaceTimer.allCases {
             interfaceTimers[kind] = loop.makeTimer { [unowned self] in
@@ -25,7 +25,6 @@ extension Daemon {
             scheduleNextMinute()
         }
         scheduleNextMinute()
-        try openDisplay()
         feed(.start)
     }
 

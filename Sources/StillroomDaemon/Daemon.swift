@@ -17,8 +17,9 @@ import SystemCalls
 ///
 /// Start-up order matters: paths are checked first (a bad path is a one-line error, exit 1), then the
 /// store and the catalog are opened, then the loop's sources are added and the audio output opened, and
-/// only then is READY=1 sent and the screen's first frame drawn: the screen offers PLAY only when PLAY
-/// can sound (or says from its first frame that there is no sound output).
+/// only then is READY=1 sent, the screen opened and its first frame drawn: the screen offers PLAY only
+/// when PLAY can sound (or says from its first frame that there is no sound output), and the drawing
+/// stack (cairo, pango, the fonts), which PLAY does not need, is no part of the wait for READY.
 public final class Daemon {
     let options: DaemonOptions
     let logger: Logger
@@ -198,8 +199,8 @@ public final class Daemon {
         startTimeline.mark("reminder and watchers", at: StartClock.now())
         openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
         startTimeline.mark("output", at: StartClock.now())
-        try startInterface()
-        startTimeline.mark("screen", at: StartClock.now())
+        startInterface() // the screen itself is opened after READY=1 (announceReady)
+        startTimeline.mark("interface", at: StartClock.now())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -222,6 +223,7 @@ public final class Daemon {
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
         logger.info(startTimeline.summary)
+        openDisplay()
         prepareSpeechAfterReady()
     }
 

@@ -110,7 +110,7 @@ import Testing
             return (name, Int(part.split(separator: " ").last ?? "") ?? -1)
         }
         #expect(stages.map(\.0) == ["before main", "set-up", "database", "catalog", "state and socket", "input",
-                                    "reminder and watchers", "output", "screen"], "\(line)")
+                                    "reminder and watchers", "output", "interface"], "\(line)")
         #expect(stages.allSatisfy { $0.1 >= 0 }, "\(line)")
         #expect(abs(stages.map(\.1).reduce(0, +) - total) <= stages.count, "\(line)")
     }
