@@ -15,6 +15,7 @@ let package = Package(
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
+        // cairo and pango: their headers here, their functions CDrawing's (loaded when the screen is first drawn).
         debianLibrary("CCairo", pkgConfig: "cairo", package: "libcairo2-dev"),
         debianLibrary("CPango", pkgConfig: "pangocairo", package: "libpango1.0-dev"),
         debianLibrary("CALSA", pkgConfig: "alsa", package: "libasound2-dev"),
@@ -30,6 +31,9 @@ let package = Package(
         .target(name: "CLazyLibrary"),
         .target(name: "CCurl", dependencies: ["CLazyLibrary"]),
         .target(name: "CEspeak", dependencies: ["CLazyLibrary"]),
+        // The drawing stack (cairo, pango) serves no PLAY either: loaded when the screen is first drawn,
+        // after READY=1, under the functions' own names (CDrawing.h says how).
+        .target(name: "CDrawing", dependencies: ["CLazyLibrary", "CCairo", "CPango"]),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.
@@ -110,7 +114,7 @@ let package = Package(
 
         // The display stack (issue 7): the cairo/pango painter and the DRM/KMS display (adapters), and
         // the pipeline that paces scenes through them.
-        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "StillroomCore", "Devices"]),
+        .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "CDrawing", "StillroomCore", "Devices"]),
         .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         .target(name: "DisplayPipeline", dependencies: [
             "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes", "SystemCalls",

@@ -33,6 +33,7 @@ public struct FontSet: Hashable, Sendable {
     /// Checks through fontconfig (pango's font map) that every family is installed. Without this,
     /// pango would quietly substitute another font and the screen would look subtly wrong.
     public func verify() throws(PainterError) {
+        try DrawingLibraries.load()
         let installed = Self.installedFamilies()
         for family in Set([text, display]) where !installed.contains(family.lowercased()) {
             throw PainterError(.fontMissing,

@@ -7,6 +7,7 @@ import StillroomCore
 public enum PNGImage {
     /// Writes `frame` as an RGB PNG at `path` (replacing any file there).
     public static func write(_ frame: Frame, to path: String) throws(PainterError) {
+        try DrawingLibraries.load()
         let surface = cairo_image_surface_create_for_data(
             UnsafeMutableRawPointer(frame.pixels).assumingMemoryBound(to: UInt8.self),
             CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height), Int32(frame.stride))
@@ -19,6 +20,7 @@ public enum PNGImage {
 
     /// Reads the PNG at `path` into an opaque frame (transparent parts come out over black).
     public static func read(_ path: String) throws(PainterError) -> Frame {
+        try DrawingLibraries.load()
         let image = cairo_image_surface_create_from_png(path)
         defer { cairo_surface_destroy(image) }
         let status = cairo_surface_status(image)

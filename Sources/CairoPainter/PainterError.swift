@@ -1,6 +1,8 @@
 /// Why the painter could not start or could not read or write a picture.
 public struct PainterError: Error, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
+        /// cairo or pango cannot be loaded (DrawingLibraries).
+        case libraryMissing
         /// A font family the look needs is not installed.
         case fontMissing
         /// cairo could not make a surface or a drawing context (out of memory, a bad size).

@@ -10,6 +10,8 @@ public final class DaemonHarness {
     public var daemonAudioDevice = "paced"
     /// A command the daemon runs under (for example `unshare --net`).
     public var wrapper: [String] = []
+    /// The daemon run: the built one, or a test's copy of it.
+    public var binary = BuiltProducts.path("stillroomd")
     private var notify: NotifySocket?
     private var starts = 0
 
@@ -47,7 +49,7 @@ public final class DaemonHarness {
         notify = socket
         var env = environment
         env["NOTIFY_SOCKET"] = socket.path
-        let command = wrapper + [BuiltProducts.path("stillroomd")] + daemonArguments
+        let command = wrapper + [binary] + daemonArguments
         daemon = Subprocess(command[0], Array(command.dropFirst()), environment: env, stdinPipe: keys)
     }
 
