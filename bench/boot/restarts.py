@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The daemon's own start in the amd64 twin, apart from the boot around it: cold and warm restarts.
 
-    python3 bench/boot/restarts.py IMAGE_DIR WORK_DIR ROUNDS
+    python3 bench/boot/restarts.py [--host-clock] IMAGE_DIR WORK_DIR ROUNDS
 
 Boots the image twice (the first boot makes the data; the second is the daily boot), waits for the boot's
 stragglers, then, ROUNDS times: stops the daemon, drops the guest's page cache and starts it (cold: its
@@ -9,6 +9,10 @@ binary and libraries are read from the disk again, as at boot), then restarts it
 it reads the daemon's own "start:" line (StartTimeline: from the kernel's exec, with the part before
 main). Prints each start and, last, a JSON line of them all (guest milliseconds: [exec → READY, before
 main]).
+
+The twin runs as bench/boot/measure.py runs it: one vCPU on the instruction clock (QEMU's -icount
+shift=0,sleep=off: 1 ns an instruction, so the host's load does not stretch guest time), or with
+--host-clock on the emulator's real time, as before 2026-12-03.
 
 To compare two images side by side, run two of these at once, one per image (each QEMU is one TCG
 thread: on a two-core host each gets a core, and the host's load falls on both alike). docs/performance.md,
@@ -32,11 +36,15 @@ def latest_start(box):
 
 
 def main():
-    if len(sys.argv) != 4:
+    arguments = sys.argv[1:]
+    host_clock = "--host-clock" in arguments
+    arguments = [argument for argument in arguments if argument != "--host-clock"]
+    if len(arguments) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    image, work, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    box = Box(image, work, log=lambda *_: None)
+    image, work, rounds = arguments[0], arguments[1], int(arguments[2])
+    clock = {} if host_clock else {"cpus": 1, "icount_shift": 0}
+    box = Box(image, work, log=lambda *_: None, **clock)
     box.fresh_disk()
     for _ in range(2):
         box.boot()
