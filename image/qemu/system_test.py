@@ -699,6 +699,10 @@ def main():
         check("ActiveState=active" in timesync and "NRestarts=0" in timesync, "systemd-timesyncd: %s" % timesync.replace("\n", ", "))
         failed = box.run("systemctl list-units --failed --no-legend --plain")[1].strip()
         report.figure("boot1.failed_units", failed.splitlines())
+        # What each failed unit said, kept: the twin's journal is gone with it.
+        for unit in (line.split()[0] for line in failed.splitlines() if line.split()):
+            said = box.run("journalctl -b -u '%s' -o short-monotonic --no-pager | tail -n 20" % unit)[1]
+            report.figure("boot1.failed_unit_journal.%s" % unit, said.splitlines())
         return "systemd-timesyncd active, never restarted; failed units: %s" % (failed.replace("\n", "; ") or "none")
 
     def watchdog_restart():
