@@ -12,12 +12,8 @@ import Testing
     static let drawing = ["libcairo.so.2", "libglib-2.0.so.0", "libgobject-2.0.so.0", "libharfbuzz.so.0",
                           "libpango-1.0.so.0", "libpangocairo-1.0.so.0"]
 
-    /// The folder the loader finds `soname` in (ldconfig's cache), or nil.
-    static func libraryFolder(of soname: String) -> String? {
-        let path = Subprocess.run("/bin/sh", ["-c", "ldconfig -p | awk '$1 == \"\(soname)\" { print $NF; exit }'"]).stdout
-            .split(separator: "\n").first.map(String.init)
-        return path.map(Files.parent(of:))
-    }
+    /// The folder the loader finds `soname` in, or nil.
+    static func libraryFolder(of soname: String) -> String? { SharedLibraries.path(of: soname).map(Files.parent(of:)) }
 
     /// A copy of the built daemon with the drawing libraries' entries dropped, as image/build makes it.
     static func daemonAsTheImageHasIt(in harness: DaemonHarness) throws -> String {
@@ -34,11 +30,6 @@ import Testing
         return copy
     }
 
-    func mapped(_ harness: DaemonHarness) throws -> String {
-        let pid = try #require(harness.daemon?.pid)
-        return String(decoding: try Files.readAll("/proc/\(pid)/maps", limit: 16 << 20), as: UTF8.self)
-    }
-
     @Test func theDrawingStackIsLoadedForTheScreenAndNotBefore() throws {
         guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "image/drop-unused-libraries needs /usr/bin/python3") else { return }
         let harness = DaemonHarness()
@@ -48,7 +39,7 @@ import Testing
         harness.start()
         #expect(harness.ctl("play", "long").status == 0)
         _ = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
-        let withoutScreen = try mapped(harness)
+        let withoutScreen = harness.mappedFiles()
         #expect(withoutScreen.contains("libmpg123.so"), "what plays is loaded")
         for library in ["libcairo.so", "libpango-1.0.so", "libglib-2.0.so", "libharfbuzz.so", "libfontconfig.so", "libX11.so"] {
             #expect(!withoutScreen.contains(library), "\(library) is mapped with no screen to draw")
@@ -61,7 +52,7 @@ import Testing
         harness.start()
         let daemon = try #require(harness.daemon)
         let started = daemon.readStderrLines(until: "screen: first frame shown")
-        let withScreen = try mapped(harness)
+        let withScreen = harness.mappedFiles()
         #expect(withScreen.contains("libcairo.so") && withScreen.contains("libpangocairo-1.0.so"), "\(withScreen)")
         let frame = try PNGImage.read(screen)
         #expect(frame.width == 800 && frame.height == 480)
@@ -81,9 +72,7 @@ import Testing
         guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "image/drop-unused-libraries needs /usr/bin/python3") else { return }
         let harness = DaemonHarness()
         harness.binary = try Self.daemonAsTheImageHasIt(in: harness)
-        let pangocairo = try #require(Self.libraryFolder(of: "libpangocairo-1.0.so.0")) + "/libpangocairo-1.0.so.0"
-        harness.wrapper = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
-                           "mount --bind /dev/null '\(pangocairo)' && exec \"$@\"", "sh"]
+        harness.breakLibraries([try #require(SharedLibraries.path(of: "libpangocairo-1.0.so.0"))])
         harness.extraArguments = ["--display", "png:\(harness.directory.file("screen.png"))"]
         harness.start()
         let said = try #require(harness.daemon).readStderrLines(until: "without a screen")

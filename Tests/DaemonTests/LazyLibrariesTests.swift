@@ -7,17 +7,12 @@ import Testing
 /// they serve neither PLAY nor the first frame, and they are 48 of the daemon's 106 libraries. Checked on
 /// the real daemon through what the kernel says it has mapped (/proc/PID/maps).
 @Suite struct LazyLibrariesTests {
-    func mapped(_ harness: DaemonHarness) throws -> String {
-        let pid = try #require(harness.daemon?.pid)
-        return String(decoding: try Files.readAll("/proc/\(pid)/maps", limit: 16 << 20), as: UTF8.self)
-    }
-
     @Test func aStartedDaemonHasNeitherDownloadsNorSpeechLoadedUntilEachIsUsed() throws {
         let harness = DaemonHarness(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
         let server = try RemoteSessionServer(in: harness.directory)
         harness.start(keys: true)
         harness.ctl("status") // a turn of the loop after READY, with no list to fetch
-        let atStart = try mapped(harness)
+        let atStart = harness.mappedFiles()
         #expect(atStart.contains("libmpg123.so") && atStart.contains("libasound.so"), "what plays is loaded")
         #expect(!atStart.contains("libcurl.so"), "\(atStart)")
         #expect(!atStart.contains("libespeak-ng.so"), "\(atStart)")
@@ -25,15 +20,15 @@ import Testing
         harness.ctl("settings", "set", "spoken-labels", "on")
         harness.typeKeys("\u{1B}[B") // the knob turned: its label is spoken
         _ = harness.waitForStatus { $0.contains("\"spokenLabels\":1") }
-        let afterSpeech = try mapped(harness)
+        let afterSpeech = harness.mappedFiles()
         #expect(afterSpeech.contains("libespeak-ng.so"), "\(afterSpeech)")
         #expect(!afterSpeech.contains("libcurl.so"), "\(afterSpeech)")
         harness.stop()
 
         // With spoken labels kept on, the next start loads speech after READY, before any label is asked for.
         harness.start(keys: true)
-        _ = harness.waitForStatus(attempts: 500) { _ in (try? mapped(harness))?.contains("libespeak-ng.so") == true }
-        #expect(try mapped(harness).contains("libespeak-ng.so"))
+        _ = harness.waitForStatus(attempts: 500) { _ in harness.mappedFiles().contains("libespeak-ng.so") == true }
+        #expect(harness.mappedFiles().contains("libespeak-ng.so"))
         #expect(harness.ctl("status", "--json").stdout.contains("\"spokenLabels\":0"), "no label was spoken for it")
         harness.stop()
 
@@ -42,7 +37,7 @@ import Testing
         harness.start(keys: true)
         _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("downloads").stdout.contains("1 session listed") }
         #expect(harness.ctl("downloads").stdout.contains("Source: \(server.manifestURL) — 1 session listed"))
-        #expect(try mapped(harness).contains("libcurl.so"))
+        #expect(harness.mappedFiles().contains("libcurl.so"))
         harness.stop()
     }
 
@@ -63,15 +58,11 @@ import Testing
     /// of the daemon's own) still starts and plays; the list's fetch and the spoken label each say why not.
     @Test func aBoxWithBrokenDownloadAndSpeechLibrariesPlaysAndSaysWhy() throws {
         guard Requirement.need(geteuid() == 0, "a mount namespace with bind mounts needs root") else { return }
-        let libraries = ["libcurl.so.4", "libespeak-ng.so.1"].map { soname in
-            Subprocess.run("/bin/sh", ["-c", "ldconfig -p | awk '$1 == \"\(soname)\" { print $NF; exit }'"]).stdout
-                .split(separator: "\n").first.map(String.init) ?? ""
-        }
+        let libraries = ["libcurl.so.4", "libespeak-ng.so.1"].map { SharedLibraries.path(of: $0) ?? "" }
         try #require(libraries.allSatisfy { !$0.isEmpty }, "\(libraries)")
         let harness = DaemonHarness(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf",
                                                      "--manifest", "http://127.0.0.1:9/manifest.json"])
-        let mounts = libraries.map { "mount --bind /dev/null '\($0)'" }.joined(separator: " && ")
-        harness.wrapper = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", "\(mounts) && exec \"$@\"", "sh"]
+        harness.breakLibraries(libraries)
         harness.start(keys: true)
         #expect(harness.ctl("play", "sweep").status == 0)
         let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
