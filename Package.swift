@@ -34,6 +34,8 @@ let package = Package(
         // The drawing stack (cairo, pango) serves no PLAY either: loaded when the screen is first drawn,
         // after READY=1, under the functions' own names (CDrawing.h says how).
         .target(name: "CDrawing", dependencies: ["CLazyLibrary", "CCairo", "CPango"]),
+        // libcrypto, for the downloads' digests: loaded with the first one, the same way (CDigest.h).
+        .target(name: "CDigest", dependencies: ["CLazyLibrary", "CCrypto"]),
         // Linux macros Swift cannot import, as inline functions.
         .target(name: "CLinuxShims"),
         // evdev ioctls and the crash-safe terminal restore, for the input adapters.
@@ -71,8 +73,8 @@ let package = Package(
         .target(name: "GPIODInput", dependencies: ["CGPIOShim", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         .target(name: "EvdevInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         .target(name: "TerminalInput", dependencies: ["CInputShims", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
-        // SHA-256 from libcrypto (OpenSSL's EVP), for verifying downloads.
-        .target(name: "CryptoHash", dependencies: ["CCrypto", "StillroomCore"]),
+        // SHA-256 from libcrypto (OpenSSL's EVP), for verifying downloads; libcrypto loaded on first use.
+        .target(name: "CryptoHash", dependencies: ["CCrypto", "CDigest", "StillroomCore"]),
         // Downloads: libcurl's multi socket API on the loop, the .part writer, atomic install, the manager.
         .target(name: "CurlDownloader", dependencies: ["CCurl", "CryptoHash", "EventLoop", "StillroomCore", "SystemCalls"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests

@@ -6,8 +6,6 @@
 #include <LazyLibrary.h>
 #include <cairo.h>
 #include <pango/pangocairo.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 STILLROOM_DLOPEN_NOTE(stillroom_drawing_note,
     "[{\"feature\":\"screen\",\"description\":\"Draws the player, the library and the clock face on the "
@@ -131,42 +129,7 @@ STILLROOM_DLOPEN_NOTE(stillroom_drawing_note,
     VOID(g_object_unref, (gpointer object), (object))                                                        \
     VOID(g_free, (gpointer mem), (mem))
 
-#define SLOT(name) SLOT_##name
-#define ENUMERATE_RETURNING(type, name, parameters, arguments) SLOT(name),
-#define ENUMERATE_VOID(name, parameters, arguments) SLOT(name),
-enum { DRAWING_FUNCTIONS(ENUMERATE_RETURNING, ENUMERATE_VOID) SYMBOL_COUNT };
-
-#define NAME_RETURNING(type, name, parameters, arguments) [SLOT(name)] = #name,
-#define NAME_VOID(name, parameters, arguments) [SLOT(name)] = #name,
-static const char *const symbols[SYMBOL_COUNT] = {DRAWING_FUNCTIONS(NAME_RETURNING, NAME_VOID)};
-
-static void *slots[SYMBOL_COUNT];
 // libpangocairo brings the rest as its dependencies; dlsym on its handle searches them too (breadth first).
-static struct stillroom_lazy_library drawing = {
-    .soname = "libpangocairo-1.0.so.0", .symbols = symbols, .slots = slots, .count = SYMBOL_COUNT,
-};
+STILLROOM_LAZY_FORWARDERS(DRAWING_FUNCTIONS, drawing, "libpangocairo-1.0.so.0")
 
 const char *stillroom_drawing_load(void) { return stillroom_lazy_library_load(&drawing); }
-
-/// The loaded function for `index`. The painter loads first (ScenePainter, PNGImage); a call that comes
-/// before that loads here, and a box without the libraries then stops with the loader's words rather
-/// than jumping through a null pointer.
-static void *resolved(int index) {
-    void *function = slots[index];
-    if (function == NULL) {
-        const char *error = stillroom_drawing_load();
-        if (error != NULL) {
-            fprintf(stderr, "stillroom: drawing without its libraries: %s\n", error);
-            abort();
-        }
-        function = slots[index];
-    }
-    return function;
-}
-
-#define HIDDEN __attribute__((visibility("hidden")))
-#define FORWARD_RETURNING(type, name, parameters, arguments)                                                 \
-    HIDDEN type name parameters { return ((type(*) parameters)resolved(SLOT(name)))arguments; }
-#define FORWARD_VOID(name, parameters, arguments)                                                            \
-    HIDDEN void name parameters { ((void(*) parameters)resolved(SLOT(name)))arguments; }
-DRAWING_FUNCTIONS(FORWARD_RETURNING, FORWARD_VOID)

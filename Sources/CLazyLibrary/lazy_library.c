@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static void load(struct stillroom_lazy_library *library);
 
@@ -19,6 +20,17 @@ const char *stillroom_lazy_library_load(struct stillroom_lazy_library *library) 
     const char *error = library->error;
     pthread_mutex_unlock(&loading);
     return error;
+}
+
+void *stillroom_lazy_library_function(struct stillroom_lazy_library *library, size_t index) {
+    void *function = library->slots[index];
+    if (function != NULL) return function;
+    const char *error = stillroom_lazy_library_load(library);
+    if (error != NULL) {
+        fprintf(stderr, "stillroom: %s called without its library: %s\n", library->symbols[index], error);
+        abort();
+    }
+    return library->slots[index];
 }
 
 static void load(struct stillroom_lazy_library *library) {

@@ -1,9 +1,11 @@
 // SHA-256 from OpenSSL's libcrypto (the EVP digest API), the library libcurl already loads for TLS: one
 // well-kept implementation on the box, with its assembly for the CPU, instead of one of our own. The
 // downloader feeds it each chunk as it is written, so a finished download is verified without reading the
-// file back; a resumed one re-reads only the part already on disk.
+// file back; a resumed one re-reads only the part already on disk. libcrypto is loaded with the first
+// digest, not at exec (CDigest): callers that can report a failure call `loadLibrary()` first.
 
 internal import CCrypto
+internal import CDigest
 import StillroomCore
 
 /// An incremental SHA-256 computation: `update` with the bytes in order, then `finalize`.
@@ -13,6 +15,12 @@ public final class SHA256Hasher {
     private let context: OpaquePointer
     /// Everything passed to `update` so far.
     public private(set) var byteCount: Int64 = 0
+
+    /// Loads libcrypto, once per process: nil when SHA-256 can be computed, otherwise why not (the loader's
+    /// words). A hasher made without it stops the process with those words, so the downloader asks first.
+    public static func loadLibrary() -> String? {
+        stillroom_digest_load().map { "libcrypto could not be loaded (\(String(cString: $0)))" }
+    }
 
     public init() {
         context = Self.newContext()

@@ -9,6 +9,7 @@
 // soon as it returns.
 
 internal import CCurl
+import CryptoHash
 import EventLoop
 import StillroomCore
 
@@ -197,6 +198,8 @@ enum CurlGlobal {
         if let failure = stillroom_curl_load() {
             return "libcurl could not be loaded (\(String(cString: failure))); downloads need Debian's libcurl4 package"
         }
+        // Every download is checked against its SHA-256; libcurl brings the same libcrypto for TLS.
+        if let failure = SHA256Hasher.loadLibrary() { return "\(failure); downloads need OpenSSL's libcrypto" }
         let code = stillroom_curl_global_init()
         return code == CURLE_OK ? nil : "curl_global_init: \(String(cString: stillroom_curl_easy_strerror(code)))"
     }()

@@ -75,6 +75,11 @@ extension DownloadManager {
 
     /// Lists each source's sessions from its kept manifest, until the source is reached. Called at start.
     func loadKeptManifests() {
+        // The kept copies are found by a digest of their source's address.
+        if !sources.isEmpty, let reason = SHA256Hasher.loadLibrary() {
+            log(.error, "downloads: the kept session lists cannot be read: \(reason)")
+            return
+        }
         for index in sources.indices {
             guard let bytes = DownloadFiles.read(keptManifestPath(index), limit: configuration.limits.manifestByteLimit) else { continue }
             let parsed = CatalogParser.parseManifest(bytes, fileName: sources[index].url.description, manifestURL: sources[index].url)

@@ -171,6 +171,12 @@ final class CopyVerifier {
             guard !queue.isEmpty else { return }
             let next = queue.removeFirst()
             let path = pathOf(next.id)
+            // The copy is kept, unchecked, when SHA-256 cannot be computed: it is said, and nothing is lost.
+            if let reason = SHA256Hasher.loadLibrary() {
+                report(next.id, .failure(SystemError("SHA-256 (\(reason))", path: path, errno: ELIBACC)))
+                timer?.schedule(at: loop.now)
+                return
+            }
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 report(next.id, .failure(SystemError("open", path: path)))

@@ -83,6 +83,13 @@ extension DownloadManager {
             return
         }
         if running.writer == nil {
+            // libcurl and libcrypto are loaded before the first byte is hashed, and a box without them says so.
+            do {
+                try CurlGlobal.ensureInitializedForTransfer()
+            } catch {
+                feed(running.id, .transferFailed(error))
+                return
+            }
             do {
                 running.writer = try PartFileWriter(path: path(.partial, running.id), capacityLimit: configuration.writeCapacityLimit)
             } catch {

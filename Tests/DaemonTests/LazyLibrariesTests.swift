@@ -41,13 +41,13 @@ import Testing
     }
 
     /// image/build installs the packages of what the daemon opens on first use from the ELF note that names
-    /// them (image/dlopen-sonames): the built daemon must carry it, naming exactly these: downloads, speech,
-    /// and the drawing stack (CDrawing).
+    /// them (image/dlopen-sonames): the built daemon must carry it, naming exactly these: downloads, their
+    /// digests (CDigest), speech, and the drawing stack (CDrawing).
     @Test func theDaemonNamesWhatItOpensOnFirstUseForTheImage() {
         guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "image/dlopen-sonames needs /usr/bin/python3") else { return }
         let named = Subprocess.run("/usr/bin/python3", [RepositoryPaths.root + "/image/dlopen-sonames", BuiltProducts.path("stillroomd")])
         #expect(named.status == 0, "\(named.stderr)")
-        #expect(named.stdout == "libcairo.so.2\nlibcurl.so.4\nlibespeak-ng.so.1\nlibglib-2.0.so.0\nlibgobject-2.0.so.0\n"
+        #expect(named.stdout == "libcairo.so.2\nlibcrypto.so.3\nlibcurl.so.4\nlibespeak-ng.so.1\nlibglib-2.0.so.0\nlibgobject-2.0.so.0\n"
                 + "libpango-1.0.so.0\nlibpangocairo-1.0.so.0\n")
         let control = Subprocess.run("/usr/bin/python3", [RepositoryPaths.root + "/image/dlopen-sonames", BuiltProducts.path("stillroomctl")])
         #expect(control.status == 0 && control.stdout.isEmpty, "the CLI opens nothing on first use: \(control.stdout)")

@@ -6,8 +6,9 @@
 // Unlike CCurl and CEspeak, the painter keeps calling cairo and pango by their own names: drawing.c defines
 // each function the painter uses under that name, hidden (not exported from the binary, so a library
 // loaded later never binds to it), and forwards the call to the loaded library's. The daemon is therefore
-// not linked with cairo or pango at all (the linker drops them with --as-needed); a function the painter
-// starts using without its forwarder brings the link back, which DrawingLinkTests catch.
+// not bound to cairo or pango at exec: SwiftPM still links what pkg-config names for the headers, and
+// image/drop-unused-libraries takes those entries out of the image's daemon, keeping any the binary binds a
+// symbol to (a function the painter starts using without its forwarder): DrawingLibrariesTests.
 #ifndef STILLROOM_CDRAWING_H
 #define STILLROOM_CDRAWING_H
 

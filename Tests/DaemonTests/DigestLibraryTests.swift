@@ -1,0 +1,38 @@
+import Glibc
+import SystemCalls
+import TestSupport
+import Testing
+
+/// libcrypto is loaded with the first digest (CDigest), not at exec. A box whose libcrypto breaks after it
+/// downloaded a session (the library an empty file, in a mount namespace of the daemon's own) starts,
+/// plays the copy it has, and says why the copy and the kept lists could not be checked: the daemon runs
+/// as the image has it, with libcrypto's entry dropped (DrawingLibrariesTests).
+@Suite struct DigestLibraryTests {
+    @Test func aDownloadedCopyStillPlaysWhenLibcryptoCannotBeLoaded() throws {
+        guard Requirement.need(geteuid() == 0, "a mount namespace with bind mounts needs root") else { return }
+        guard Requirement.need(access("/usr/bin/python3", X_OK) == 0, "image/drop-unused-libraries needs /usr/bin/python3") else { return }
+        let harness = DaemonHarness()
+        harness.binary = try DrawingLibrariesTests.daemonAsTheImageHasIt(in: harness)
+        let server = try RemoteSessionServer(in: harness.directory)
+        harness.extraArguments = ["--manifest", server.manifestURL]
+        harness.start()
+        _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("sessions").stdout.contains("far-sweep") }
+        harness.download("far-sweep")
+        #expect(harness.mappedFiles().contains("libcrypto.so"), "the download was checked through the loaded library")
+        let (stopped, _) = harness.stop()
+        #expect(stopped == 0)
+        server.stop()
+
+        harness.breakLibraries([try #require(SharedLibraries.path(of: "libcrypto.so.3"))])
+        harness.start()
+        #expect(harness.ctl("play", "far-sweep").status == 0)
+        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
+        #expect(playing.contains("\"session\":\"far-sweep\""), "\(playing)")
+        _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("downloads").stdout.contains("libcurl could not be loaded") }
+        let (status, log) = harness.stop()
+        #expect(status == 0)
+        #expect(log.contains("downloads: the kept session lists cannot be read: libcrypto could not be loaded ("), "\(log)")
+        #expect(log.contains("downloads: could not check far-sweep: SHA-256 (libcrypto could not be loaded"), "\(log)")
+        #expect(!log.contains("Fatal error") && !log.contains("called without its library"), "\(log)")
+    }
+}
