@@ -586,6 +586,32 @@ def main():
         check(distinct > 8, "the screen is nearly uniform (%d colours): nothing drawn" % distinct)
         return "%s at %dx%d: every pixel is the daemon's own frame (%d colours sampled)" % (drm[0], width, height, distinct)
 
+    def boot_partition_shared():
+        """The boot partition is mounted by the slot check and RAUC (stillroom-boot-select), by
+        stillroom-ssh-keys, and by stillroom-wifi-config, which remounts it read-write to take a wifi.txt off
+        it. The kernel refuses to mount it read-only while it is mounted read-write elsewhere ("already
+        mounted": a first boot's slot check failed so in the system test), so every mount of it takes one
+        lock from mount to unmount. A read-write holder that does not take the lock makes the selector's
+        read fail (the refusal the lock is for); one that takes it makes the read wait, then succeed."""
+        select = "/usr/lib/stillroom/stillroom-boot-select"
+        hold = ("mkdir -p /run/held && mount -t vfat -o rw LABEL=STILLBOOT /run/held && touch /run/held.up && "
+                "sleep 6; umount /run/held; rm -f /run/held.up")
+        def read_while_held(with_lock):
+            locking = "flock /run/stillroom-boot-partition.lock " if with_lock else ""
+            box.out("nohup %ssh -c '%s' >/dev/null 2>&1 &" % (locking, hold))
+            box.wait_until("the boot partition held read-write", lambda: box.run("test -e /run/held.up")[0] == 0, 60)
+            result = box.run(select + " status 2>&1", timeout=120)
+            box.wait_until("the holder gone", lambda: box.run("test -e /run/held.up || mountpoint -q /run/held")[0] != 0, 60)
+            return result
+        status, refused = read_while_held(False)
+        check(status != 0 and "cannot mount the boot selector" in refused,
+              "a read-write mount without the lock did not stop the selector's read (%d): %s" % (status, refused))
+        status, output = read_while_held(True)
+        check(status == 0 and "committed=" in output, "the selector's read beside a locked holder failed (%d): %s" % (status, output))
+        return "without the lock the read is refused (%s); with it the read waits and gives %s" % (
+            next((line for line in refused.splitlines() if "cannot mount" in line), "refused"),
+            next((line for line in output.splitlines() if line.startswith("committed=")), ""))
+
     def late_screen():
         """A screen whose driver loads after the daemon started (on a slow boot udev can load the KMS driver,
         and with it the DRM core, after the daemon): the driver and the DRM core are unloaded, the daemon
@@ -931,6 +957,8 @@ def main():
                             data_partition_grows)
             report.scenario("hardware watchdog armed (i6300esb)", hardware_watchdog)
             report.scenario("service hardening as running", hardening)
+            report.scenario("the boot partition's mounts share one lock (slot check beside a read-write mount)",
+                            boot_partition_shared)
             report.scenario("maintenance over SSH: key from the boot partition, host key on the data partition",
                             ssh_maintenance)
             run_wifi()
