@@ -1,5 +1,4 @@
 import Glibc
-import SystemCalls
 import TestSupport
 import Testing
 
