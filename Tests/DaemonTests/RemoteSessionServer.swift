@@ -11,11 +11,13 @@ final class RemoteSessionServer {
     let manifestURL: String
     private var stopped = false
 
-    /// `title` and `transcript` (WebVTT text) are the session's, as a download source would give them.
+    /// `title` and `transcript` (WebVTT text) are the session's, as a download source would give them;
+    /// `rate`, bytes a second per download (a slow network), or nil for no limit.
     init(in directory: TemporaryDirectory, title: String = "Far sweep",
-         transcript: String = "WEBVTT\n\n00:00.000 --> 00:20.000\nA far sweep.\n") throws {
+         transcript: String = "WEBVTT\n\n00:00.000 --> 00:20.000\nA far sweep.\n", rate: Int? = nil) throws {
         let remote = Self.makeRemote(in: directory, title: title, transcript: transcript)
-        process = Subprocess("/usr/bin/python3", [RepositoryPaths.root + "/scripts/serve-content", "--port", "0", "--dir", remote])
+        process = Subprocess("/usr/bin/python3", [RepositoryPaths.root + "/scripts/serve-content", "--port", "0", "--dir", remote]
+                                                 + (rate.map { ["--rate", String($0)] } ?? []))
         let announced = try #require(process.readStderrLine())
         let port = try #require(announced.split(separator: ":").last.map { $0.filter(\.isNumber) })
         manifestURL = "http://127.0.0.1:\(port)/manifest.json"
