@@ -843,6 +843,47 @@ def main():
                 "practice saved %.2f of %.2f s; quick_check ok; accepted → playing" % (
                     offer, heard - offer, heard, heard - offer - 5, listened, heard))
 
+    def data_folder_owner_mended():
+        """The data folder's owner lost, as a partition made anew (root's, 0755) or an image update that
+        gives the user another number leaves it: mended at the next boot before the daemon opens its
+        database, by the initramfs where it mounts the partition (no unit run for it) and by
+        stillroom-data-owner.service where systemd's fstab entry mounts it instead (image/configure-root)."""
+        told = []
+        for mounted_by, append in (("initramfs", ""), ("systemd", "stillroom.early-data=0")):
+            box.run("systemctl stop stillroom.service", check=True)
+            box.run("chown root:root /var/lib/stillroom && chmod 0755 /var/lib/stillroom && "
+                    "find /var/lib/stillroom -mindepth 1 -path '/var/lib/stillroom/.*' -prune -o "
+                    "-exec chown -h root:root {} + && sync", check=True)
+            strangers = "find /var/lib/stillroom -mindepth 1 -path '/var/lib/stillroom/.*' -prune -o ! -user stillroom -print"
+            check(box.out(strangers + " | wc -l") != "0", "nothing was made root's before the reboot")
+            box.power_off()
+            box.boot(extra_append=append)
+            box.wait_agent()
+            box.wait_ready(timeout=BOOT_BUDGET)
+            folder = box.out("stat -c '%U %G %a' /var/lib/stillroom")
+            check(folder == "stillroom stillroom 750", "mounted by %s: the data folder is %s" % (mounted_by, folder))
+            left = box.out(strangers)
+            check(left == "", "mounted by %s: still not stillroom's: %s" % (mounted_by, left))
+            sshd = box.out("stat -c '%%U %%a' %s" % SSH_STATE)
+            check(sshd == "root 700", "mounted by %s: %s is %s" % (mounted_by, SSH_STATE, sshd))
+            update = box.out("stat -c '%U %G %a' /run/stillroom-update")
+            check(update == "root stillroom 770", "mounted by %s: /run/stillroom-update is %s" % (mounted_by, update))
+            opened = box.out("journalctl -b -u stillroom.service -o cat --no-pager | grep -m1 'database:'")
+            check("opened the existing database" in opened, "mounted by %s: the daemon said: %s" % (mounted_by, opened))
+            early = box.out("dmesg | grep 'stillroom-data: ' | sed 's/^\\[[ 0-9.]*\\] //'")
+            unit = dict(line.split("=", 1) for line in box.out(
+                "systemctl show -p ConditionResult,Result,ExecMainStatus stillroom-data-owner.service").splitlines())
+            if mounted_by == "initramfs":
+                check("the data folder given to stillroom" in early and "files in the data folder given to stillroom" in early,
+                      "the initramfs did not say it mended the owners: %s" % early)
+                check(unit["ConditionResult"] == "no", "stillroom-data-owner.service ran after the initramfs: %s" % unit)
+            else:
+                check("off (stillroom.early-data=0)" in early, "the initramfs mounted the partition: %s" % early)
+                check(unit["ConditionResult"] == "yes" and unit["Result"] == "success" and unit["ExecMainStatus"] == "0",
+                      "stillroom-data-owner.service: %s" % unit)
+            told.append("%s: folder %s, the rest stillroom's, .sshd %s, daemon: %s" % (mounted_by, folder, sshd, opened))
+        return "; ".join(told)
+
     def clean_shutdown():
         box.power_off()
         check(not box.running(), "QEMU still runs")
@@ -986,6 +1027,8 @@ def main():
                 if report.scenario("boot after the cut: quick_check, resume offer within the window", resume_after_cut):
                     report.scenario("SSH after the reboot: the same host key", ssh_after_reboot)
                     report.scenario("the second boot finds nothing left to grow", nothing_left_to_grow)
+                    report.scenario("the data folder's owner, lost, mended at the next boot (initramfs; systemd's mount)",
+                                    data_folder_owner_mended)
                     report.scenario("clean shutdown leaves a clean data partition", clean_shutdown)
         if not box.running():
             if report.scenario("power cut while the data partition grows (a larger card again)", power_cut_while_growing):
