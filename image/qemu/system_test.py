@@ -603,10 +603,11 @@ def main():
             result = box.run(select + " status 2>&1", timeout=120)
             box.wait_until("the holder gone", lambda: box.run("test -e /run/held.up || mountpoint -q /run/held")[0] != 0, 60)
             return result
-        # `status` prints every line it can (exit 0), so its words say whether the selector was read.
-        _, refused = read_while_held(False)
-        check("already mounted" in refused and "cannot mount the boot selector" in refused,
-              "a read-write mount without the lock did not stop the selector's read: %s" % refused)
+        # `status` fails whole when the selector cannot be read: no line, not an empty committed=.
+        refused_status, refused = read_while_held(False)
+        check(refused_status != 0 and "already mounted" in refused and "cannot mount the boot selector" in refused
+              and "committed=" not in refused,
+              "a read-write mount without the lock did not stop the selector's read (%d): %s" % (refused_status, refused))
         status, output = read_while_held(True)
         committed = next((line for line in output.splitlines() if line.startswith("committed=")), "")
         check(status == 0 and committed in ("committed=A", "committed=B") and "cannot mount" not in output,
