@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(name: "fuzz-manifest", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Manifest"),
         .executableTarget(name: "fuzz-board", dependencies: ["StillroomCore", "FuzzReplay"], path: "Sources/Fuzzers/Board"),
         // The daemon's command layer: real command handling on simulated devices, not only the parser.
-        .executableTarget(name: "fuzz-commands", dependencies: ["StillroomDaemon", "DisplayPipeline", "ControlProtocol", "StillroomCore", "FuzzReplay"],
+        .executableTarget(name: "fuzz-commands", dependencies: ["StillroomDaemon", "DisplayPipeline", "ControlProtocol", "StillroomCore", "SystemCalls", "FuzzReplay"],
                           path: "Sources/Fuzzers/Commands"),
 
         // History benchmark (bench/history): swift build -c release --product history-bench.

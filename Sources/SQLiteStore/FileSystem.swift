@@ -31,9 +31,7 @@ enum FileSystem {
     /// path, or nil: a WAL database on media that cannot be written, whose writer was killed, has its last
     /// commits in the -wal alone, and SQLite reads a -wal only through a -shm it can make beside it.
     static func scratchCopy(ofDatabase path: String) -> String? {
-        var template = Array("/tmp/stillroom-readonly-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let folder = String(cString: made)
+        guard let folder = try? Files.makeTemporaryFolder(prefix: "/tmp/stillroom-readonly-") else { return nil }
         for suffix in ["", "-wal"] where exists(path + suffix) {
             guard copyFile(path + suffix, to: folder + "/stillroom.db" + suffix) else { return nil }
         }

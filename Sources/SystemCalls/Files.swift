@@ -23,6 +23,20 @@ public enum Files {
         }
     }
 
+    /// Makes a new folder, mode 0700, named `prefix` followed by six random characters (mkdtemp), and
+    /// returns its path. The name is read back from the template mkdtemp filled in, while that buffer is
+    /// alive: the pointer mkdtemp returns is the buffer's own, and an `&array` argument's buffer is gone
+    /// once the call returns (reading through it crashed the release build on a read-only card).
+    public static func makeTemporaryFolder(prefix: String) throws(SystemError) -> String {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let path: String? = template.withUnsafeMutableBufferPointer { buffer in
+            guard let made = mkdtemp(buffer.baseAddress!) else { return nil }
+            return String(cString: made)
+        }
+        guard let path else { throw SystemError("mkdtemp", path: prefix + "XXXXXX") }
+        return path
+    }
+
     /// The names in the folder at `path`, without "." and "..", in the order the file system gives them.
     public static func listDirectory(_ path: String) throws(SystemError) -> [String] {
         guard let stream = opendir(path) else { throw SystemError("opendir", path: path) }

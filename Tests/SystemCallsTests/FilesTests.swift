@@ -29,6 +29,25 @@ import Testing
         try Files.makeDirectories("/")
     }
 
+    @Test func makeTemporaryFolderMakesANewPrivateFolderAndNamesIt() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Many made in a row: each name must come from the live template, not a buffer freed when mkdtemp
+        // returned (reused memory crashed the release build; the system test's read-only card saw it).
+        var made: Set<String> = []
+        for _ in 0..<64 {
+            let folder = try Files.makeTemporaryFolder(prefix: directory.file("scratch-"))
+            #expect(folder.hasPrefix(directory.file("scratch-")) && folder.count == directory.file("scratch-").count + 6)
+            #expect(Files.isDirectory(folder))
+            #expect(Files.status(folder)!.st_mode & 0o777 == 0o700)
+            made.insert(folder)
+        }
+        #expect(made.count == 64)
+        #expect(throws: SystemError("mkdtemp", path: directory.file("none/scratch-XXXXXX"), errno: ENOENT)) {
+            try Files.makeTemporaryFolder(prefix: directory.file("none/scratch-"))
+        }
+    }
+
     @Test func makeDirectoriesStopsAtAFileInTheWay() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

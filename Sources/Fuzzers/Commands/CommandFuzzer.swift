@@ -3,6 +3,7 @@ import DisplayPipeline
 import Glibc
 import StillroomCore
 import StillroomDaemon
+import SystemCalls
 
 /// The daemon's command layer under fuzzing: one real daemon in this process, on simulated devices (a
 /// paced speaker, an in-memory screen, no input) over the bundled content, with its data on a tmpfs when
@@ -20,9 +21,11 @@ final class CommandFuzzer {
 
     private init() {
         let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
-        var template = Array("\(base)/stillroom-fuzz-commands.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { fatalError("fuzz-commands: cannot make a scratch folder in \(base)") }
-        scratch = String(cString: made)
+        do throws(SystemError) {
+            scratch = try Files.makeTemporaryFolder(prefix: base + "/stillroom-fuzz-commands.")
+        } catch {
+            fatalError("fuzz-commands: cannot make a scratch folder in \(base): \(error)")
+        }
         let environment = ProcessInfoLite.environment
         var options = DaemonOptions()
         options.dataDirectory = scratch + "/data"
