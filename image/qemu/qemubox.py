@@ -59,6 +59,9 @@ class Box:
         self.boot_partition = None
         # Disks plugged in besides the card (raw images, read-only): a USB stick with update bundles.
         self.extra_drives = []
+        # A card gone read-only (an SD card's controller locks itself so at the end of its life): the guest
+        # sees a write-protected disk (virtio's read-only flag) and every write to it fails.
+        self.card_read_only = False
         # QEMU user-network guestfwd options (a host service the guest reaches; the network stays restricted).
         self.guest_forwards = []
         # The guest's SSH port is forwarded here; the same port at every boot, so a client's known_hosts
@@ -197,7 +200,8 @@ class Box:
             "-device", "bochs-display,xres=800,yres=480",
             # The hardware watchdog: a reset ends QEMU (-no-reboot), which the test notices.
             "-device", "i6300esb", "-action", "watchdog=reset",
-            "-drive", "file=%s,format=raw,if=virtio,cache=writeback" % self.disk,
+            "-drive", "file=%s,format=raw,if=virtio,cache=writeback%s" % (
+                self.disk, ",readonly=on" if self.card_read_only else ""),
         ] + [argument for drive in self.extra_drives
              for argument in ("-drive", "file=%s,format=raw,if=virtio,readonly=on" % drive)] + [
             "-kernel", os.path.join(self.boot_dir, "vmlinuz"),

@@ -274,12 +274,28 @@ def main():
         check(ro == "ro", "/etc in the daemon's namespace is %s" % ro)
         rw = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T /var/lib/stillroom | cut -d, -f1" % pid)
         check(rw == "rw", "/var/lib/stillroom in the daemon's namespace is %s" % rw)
+        # Its own /tmp and /var/tmp (a read-only card's database is copied there to be read): empty tmpfs,
+        # writable for it, seen by nobody else.
+        for folder in ("/tmp", "/var/tmp"):
+            kind = box.out("nsenter -t %s -m findmnt -n -o FSTYPE -T %s" % (pid, folder))
+            check(kind == "tmpfs", "%s in the daemon's namespace is %s" % (folder, kind))
+            writes = box.run("nsenter -t %s -m setpriv --reuid stillroom --regid stillroom --clear-groups "
+                             "sh -c 'f=$(mktemp -p %s) && rm \"$f\"'" % (pid, folder))
+            check(writes[0] == 0, "the daemon's user cannot write in its %s: %s" % (folder, writes[2].strip()))
+        # ... without PrivateTmp='s implicit order after the boot-wide systemd-tmpfiles-setup, or anything
+        # else boot-wide that serves no PLAY (docs/performance.md, "Boot → READY").
+        after = set(box.out("systemctl show -p After --value stillroom.service").split())
+        boot_wide = after & {"systemd-tmpfiles-setup.service", "tmp.mount", "local-fs.target", "sysinit.target",
+                             "basic.target", "sound.target", "systemd-udev-trigger.service",
+                             "systemd-udev-settle.service", "modprobe@drm.service"}
+        check(not boot_wide, "the daemon's unit is ordered after %s" % sorted(boot_wide))
         exposure = box.run("systemd-analyze security stillroom.service --no-pager 2>/dev/null | tail -1")[1].strip()
         report.figure("systemd_analyze_security", exposure)
         devices = box.open_devices(pid)
         state["devices"] = devices
         report.figure("daemon_open_devices", devices)
-        return "user stillroom, NoNewPrivs, no capabilities, /etc read-only and the data directory writable for it"
+        return ("user stillroom, NoNewPrivs, no capabilities, /etc read-only, the data directory and its own "
+                "tmpfs /tmp writable for it, ordered after nothing boot-wide")
 
     # ---- SSH -----------------------------------------------------------------------------------------------
     def host_key_on_data_partition():
@@ -295,10 +311,11 @@ def main():
         check(daemon_reads != 0, "the daemon's user can read the host key")
         return box.out("ssh-keygen -l -f %s/ssh_host_ed25519_key.pub | cut -d' ' -f2" % SSH_STATE)
 
-    def ssh_in(command, first=False):
-        """Over SSH with the provisioned key, retrying while sshd or the guest's DHCP lease is not there yet."""
+    def ssh_in(command, first=False, key=None):
+        """Over SSH with the provisioned key (or `key`), retrying while sshd or the guest's DHCP lease is not
+        there yet."""
         def attempt():
-            status, out, err = box.ssh(command, ssh_key, known_hosts, new_host_key=first)
+            status, out, err = box.ssh(command, key or ssh_key, known_hosts, new_host_key=first)
             state["ssh_last"] = err.strip()
             return (status, out, err) if status != 255 else None
         try:
@@ -885,6 +902,75 @@ def main():
             told.append("%s: folder %s, the rest stillroom's, .sshd %s, daemon: %s" % (mounted_by, folder, sshd, opened))
         return "; ".join(told)
 
+    def card_gone_read_only():
+        """A card gone read-only, as a failing SD card locks itself at the end of its life: the box still
+        boots from it, plays, shows what was saved (a setting changed before), says nothing new can be kept,
+        refuses a change with a clear error, and lets a maintainer in over SSH with the host key it had and
+        with a new key put on the boot partition that cannot be stored. With the card writable again,
+        everything is as it was and the box saves again. (The read-only fallback's scratch copy crashed the
+        release build here, in a loop, until 2026-12-04.)"""
+        changed = box.ctl("settings", "set", "night-cap", "35")
+        check(changed[0] == 0, "settings set night-cap 35: %s" % changed[1])
+        # A second key pair, only on the boot partition: the stored authorized_keys knows the first alone.
+        new_key = os.path.join(work_dir, "ssh-key-read-only-card")
+        for path in (new_key, new_key + ".pub"):
+            if os.path.exists(path):
+                os.unlink(path)
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "read-only card", "-f", new_key],
+                       check=True)
+        box.put_boot_file("authorized_keys", new_key + ".pub")
+        box.power_off()
+        box.card_read_only = True
+        try:
+            box.boot()
+            box.wait_agent()
+            props = box.wait_ready(timeout=BOOT_BUDGET)
+            report.figure("read_only_card.ready_guest_seconds", round(int(props["ActiveEnterTimestampMonotonic"]) / 1e6, 1))
+            check(box.out("cat /sys/block/vda/ro") == "1", "the guest's card is not write-protected")
+            mounted = box.out("findmnt -n -o SOURCE,OPTIONS /var/lib/stillroom")
+            check(mounted.split()[1].startswith("ro,") and "vda" in mounted,
+                  "the data partition is not mounted read-only from the card: %s" % mounted)
+            check(box.service()["NRestarts"] == "0", "the daemon restarted %s times" % box.service()["NRestarts"])
+            status = box.status()
+            check(status["storage"]["canSave"] is False, "storage: %s" % status["storage"])
+            kinds = [notice["kind"] for notice in status["notices"]]
+            check("storage-read-only" in kinds, "no read-only notice: %s" % kinds)
+            setting = box.out("stillroomctl settings | grep -m1 '^night-cap'")
+            check(" 35" in setting, "what was saved does not show: %s" % setting)
+            refused = box.ctl("settings", "set", "night-cap", "40")
+            check(refused[0] == 1 and refused[1].strip(), "a change on a read-only card: %d %s" % refused)
+            check(" 35" in box.out("stillroomctl settings | grep -m1 '^night-cap'"), "the refused change shows")
+            played = box.ctl("play")
+            check(played[0] == 0, "play on a read-only card: %s" % played[1])
+            box.wait_until("playing on a read-only card", lambda: box.status()["state"] == "playing", 30)
+            box.ctl("stop")
+            host_key = box.out("ssh-keygen -l -f %s/ssh_host_ed25519_key.pub | cut -d' ' -f2" % SSH_STATE)
+            if "host_key" in state:
+                check(host_key == state["host_key"], "host key %s, before %s" % (host_key, state["host_key"]))
+            ssh = ssh_in("stillroomctl status --json", key=new_key)
+            check(ssh[0] == 0, "SSH with the boot partition's new key on a read-only card: %d %s" % (ssh[0], ssh[2]))
+            said = box.out("journalctl -b -u stillroom-ssh-keys.service -o cat --no-pager")
+            check("they serve this boot only" in said, "stillroom-ssh-keys said: %s" % said)
+        finally:
+            box.power_off()
+            box.card_read_only = False
+        # The card writable again (the boot partition's key taken off: the stored one, the first, serves).
+        box.remove_boot_file("authorized_keys")
+        box.boot()
+        box.wait_agent()
+        box.wait_ready(timeout=BOOT_BUDGET)
+        status = box.status()
+        check(status["storage"]["canSave"] is True and not status["notices"],
+              "with the card writable again: %s, notices %s" % (status["storage"], status["notices"]))
+        check(" 35" in box.out("stillroomctl settings | grep -m1 '^night-cap'"), "the setting saved before is gone")
+        saved = box.ctl("settings", "set", "night-cap", "40")
+        check(saved[0] == 0, "settings set on the writable card: %s" % saved[1])
+        again = ssh_in("stillroomctl status --json")
+        check(again[0] == 0, "SSH with the stored key: %d %s" % (again[0], again[2]))
+        return ("read-only card: READY=1, the data partition mounted read-only, no restart, the notice, the "
+                "saved setting shown, a change refused (%s), PLAY plays, SSH with the same host key and the boot "
+                "partition's new key; writable again: saving, the stored key" % refused[1].strip().splitlines()[0])
+
     def clean_shutdown():
         box.power_off()
         check(not box.running(), "QEMU still runs")
@@ -1030,6 +1116,8 @@ def main():
                     report.scenario("the second boot finds nothing left to grow", nothing_left_to_grow)
                     report.scenario("the data folder's owner, lost, mended at the next boot (initramfs; systemd's mount)",
                                     data_folder_owner_mended)
+                    report.scenario("a card gone read-only: boots, plays, shows what was saved, SSH; writable again",
+                                    card_gone_read_only)
                     report.scenario("clean shutdown leaves a clean data partition", clean_shutdown)
         if not box.running():
             if report.scenario("power cut while the data partition grows (a larger card again)", power_cut_while_growing):
