@@ -937,6 +937,10 @@ def main():
             check("storage-read-only" in kinds, "no read-only notice: %s" % kinds)
             setting = box.out("stillroomctl settings | grep -m1 '^night-cap'")
             check(" 35" in setting, "what was saved does not show: %s" % setting)
+            doctor = box.run("stillroomctl doctor --json 2>/dev/null")
+            storage = [c for c in json.loads(doctor[1])["checks"] if c["check"] == "storage"]
+            check(doctor[0] != 0 and storage and storage[0]["ok"] is False and "Read-only" in storage[0]["detail"],
+                  "doctor on a read-only card: %d %s" % (doctor[0], storage))
             refused = box.ctl("settings", "set", "night-cap", "40")
             check(refused[0] == 1 and refused[1].strip(), "a change on a read-only card: %d %s" % refused)
             check(" 35" in box.out("stillroomctl settings | grep -m1 '^night-cap'"), "the refused change shows")
