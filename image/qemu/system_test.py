@@ -930,6 +930,10 @@ def main():
             mounted = box.out("findmnt -n -o SOURCE,OPTIONS /var/lib/stillroom")
             check(mounted.split()[1].startswith("ro,") and "vda" in mounted,
                   "the data partition is not mounted read-only from the card: %s" % mounted)
+            # By the initramfs, at once: not after systemd's fsck has failed on the card first.
+            early = box.out("dmesg | grep 'stillroom-data: ' | sed 's/^\\[[ 0-9.]*\\] //'")
+            check("the card is write-protected: not checked; mounted read-only" in early,
+                  "the initramfs said: %s" % early)
             check(box.service()["NRestarts"] == "0", "the daemon restarted %s times" % box.service()["NRestarts"])
             status = box.status()
             check(status["storage"]["canSave"] is False, "storage: %s" % status["storage"])
