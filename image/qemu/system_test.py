@@ -119,16 +119,21 @@ def sweep_position(frequency):
     return 120 * math.log10(max(frequency, 1.0) / 100.0) / math.log10(20.0)
 
 
+def new_ssh_key(work_dir, name, comment):
+    """A throwaway ed25519 key pair made on the host as `name` and `name`.pub in work_dir; its path."""
+    key = os.path.join(work_dir, name)
+    for path in (key, key + ".pub"):
+        if os.path.exists(path):
+            os.unlink(path)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", key], check=True)
+    return key
+
+
 def provision_ssh_key(box, work_dir):
     """A throwaway key pair made on the host; its public half goes onto the working disk's boot partition
     as authorized_keys, with the CRLF line ends an editor elsewhere might save. Returns (private key path,
     the client's known_hosts path)."""
-    key = os.path.join(work_dir, "ssh-key")
-    for path in (key, key + ".pub"):
-        if os.path.exists(path):
-            os.unlink(path)
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "stillroom-system-test", "-f", key],
-                   check=True)
+    key = new_ssh_key(work_dir, "ssh-key", "stillroom-system-test")
     authorized = os.path.join(work_dir, "authorized_keys")
     with open(key + ".pub") as source, open(authorized, "w", newline="") as target:
         target.write("# the system test's key\r\n" + source.read().strip() + "\r\n")
@@ -912,12 +917,7 @@ def main():
         changed = box.ctl("settings", "set", "night-cap", "35")
         check(changed[0] == 0, "settings set night-cap 35: %s" % changed[1])
         # A second key pair, only on the boot partition: the stored authorized_keys knows the first alone.
-        new_key = os.path.join(work_dir, "ssh-key-read-only-card")
-        for path in (new_key, new_key + ".pub"):
-            if os.path.exists(path):
-                os.unlink(path)
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "read-only card", "-f", new_key],
-                       check=True)
+        new_key = new_ssh_key(work_dir, "ssh-key-read-only-card", "read-only card")
         box.put_boot_file("authorized_keys", new_key + ".pub")
         box.power_off()
         box.card_read_only = True
