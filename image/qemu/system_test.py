@@ -285,8 +285,9 @@ def main():
             kind = box.out("nsenter -t %s -m findmnt -n -o FSTYPE -T %s" % (pid, folder))
             check(kind == "tmpfs", "%s in the daemon's namespace is %s" % (folder, kind))
             writes = box.run("nsenter -t %s -m setpriv --reuid stillroom --regid stillroom --clear-groups "
-                             "sh -c 'f=$(mktemp -p %s) && rm \"$f\"'" % (pid, folder))
-            check(writes[0] == 0, "the daemon's user cannot write in its %s: %s" % (folder, writes[2].strip()))
+                             "sh -c 'f=%s/stillroom-system-test.$$ && : > \"$f\" && rm \"$f\"'" % (pid, folder))
+            check(writes[0] == 0, "the daemon's user cannot write in its %s: status %d, %s" % (
+                folder, writes[0], writes[1].strip()))
         # ... without PrivateTmp='s implicit order after the boot-wide systemd-tmpfiles-setup, or anything
         # else boot-wide that serves no PLAY (docs/performance.md, "Boot → READY").
         after = set(box.out("systemctl show -p After --value stillroom.service").split())
