@@ -928,9 +928,10 @@ def main():
             props = box.wait_ready(timeout=BOOT_BUDGET)
             report.figure("read_only_card.ready_guest_seconds", round(int(props["ActiveEnterTimestampMonotonic"]) / 1e6, 1))
             check(box.out("cat /sys/block/vda/ro") == "1", "the guest's card is not write-protected")
-            mounted = box.out("findmnt -n -o SOURCE,OPTIONS /var/lib/stillroom")
-            check(mounted.split()[1].startswith("ro,") and "vda" in mounted,
-                  "the data partition is not mounted read-only from the card: %s" % mounted)
+            mounted = box.out("findmnt -n -o MAJ:MIN,OPTIONS /var/lib/stillroom").split()
+            partition = box.out("lsblk -dn -o MAJ:MIN /dev/disk/by-label/stillroom-data")
+            check(mounted[0] == partition and mounted[1].startswith("ro,"),
+                  "the data partition (%s) is not mounted read-only from the card: %s" % (partition, mounted))
             # By the initramfs, at once: not after systemd's fsck has failed on the card first.
             early = box.out("dmesg | grep 'stillroom-data: ' | sed 's/^\\[[ 0-9.]*\\] //'")
             check("the card is write-protected: not checked; mounted read-only" in early,
