@@ -127,7 +127,7 @@ let package = Package(
         ], path: "bench/DisplayBench"),
 
         // Tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SystemCalls"], path: "Tests/TestSupport"),
         // The test helpers' own tests (the skip rule: a failure under CI, a counted skip elsewhere).
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         // The fuzzers' replayer: a missing corpus path or nothing replayed is a failure.
@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "StillroomCoreTests", dependencies: ["StillroomCore", "DeviceFakes", "TestSupport"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "DeviceFakes", "TestSupport"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "TestSupport"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite", "CCrashVFS", "SystemCalls", "TestSupport"]),
         .testTarget(name: "MPG123DecoderTests", dependencies: ["MPG123Decoder", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["EspeakSpeech", "Resampling", "TestSupport"]),
         .testTarget(name: "ALSAAudioTests", dependencies: ["ALSAAudio", "Devices", "EventLoop", "MPG123Decoder", "TestSupport"]),

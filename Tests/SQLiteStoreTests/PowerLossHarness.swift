@@ -7,6 +7,7 @@ import CSQLite
 import Glibc
 @testable import SQLiteStore
 import StillroomCore
+import SystemCalls
 import Testing
 import TestSupport
 
@@ -171,10 +172,11 @@ struct RamSandbox {
 
     init() {
         let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
-        var template = Array("\(base)/stillroom-powerloss-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed: errno \(errno)")
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do throws(SystemError) {
+            path = try SystemCalls.Files.makeTemporaryFolder(prefix: base + "/stillroom-powerloss-")
+        } catch {
+            preconditionFailure("cannot make a scratch folder: \(error)")
+        }
     }
 
     func file(_ name: String) -> String { "\(path)/\(name)" }

@@ -1,14 +1,16 @@
 import Glibc
+import SystemCalls
 
 /// A fresh directory under /tmp, removed (with its contents) when `remove()` is called.
 public struct TemporaryDirectory: Sendable {
     public let path: String
 
     public init(_ label: String = "stillroom") {
-        var template = Array("/tmp/\(label)-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed: errno \(errno)")
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do throws(SystemError) {
+            path = try SystemCalls.Files.makeTemporaryFolder(prefix: "/tmp/\(label)-")
+        } catch {
+            preconditionFailure("cannot make a temporary folder: \(error)")
+        }
     }
 
     /// `path/name`.
