@@ -35,6 +35,42 @@ import Testing
         #expect(log.range(ofText: "ended steady-breath") < log.range(ofText: "reminder: a silent card"))
     }
 
+    /// A chime reminder at noon, three days running (it chimed on the first day only: every later day was
+    /// a silent card that did not wait for the session, and `reminder` showed no next one after a fire).
+    @Test func aChimeReminderChimesEveryDayWaitsForASessionAndAlwaysShowsTheNextDue() throws {
+        let day = 1_790_000_000 / 86_400 * 86_400
+        let harness = DrivenDaemon(content: RepositoryPaths.content, environment: ["TZ": "UTC0"],
+                                   wallNow: Date(timeIntervalSince1970: Double(day + 11 * 3600)))
+        try harness.start()
+        defer { harness.stop() }
+        #expect(harness.ctl("reminder", "set", "12:00").status == 0)
+        func chimes() -> Int { harness.log.components(separatedBy: "reminder: chime").count - 1 }
+        func next(after days: Int) -> String {
+            let date = CivilDate(daysSinceEpoch: Int64(day / 86_400 + days))
+            return "Next: \(date) 12:00"
+        }
+        #expect(harness.ctl("reminder").stdout.contains(next(after: 0)))
+        try harness.advance(by: .seconds(3600 + 60)) // day one, 12:01
+        #expect(chimes() == 1)
+        #expect(harness.ctl("reminder").stdout.contains(next(after: 1)), "after the first fire: \(harness.ctl("reminder").stdout)")
+        // Day two: a five-minute session from 11:58 runs across the due; the chime waits for its end.
+        try harness.advance(by: .seconds(86_400 - 3 * 60 - 60))
+        #expect(throws: Never.self) { try harness.request(.play(session: "steady-breath")).get() }
+        try harness.advance(by: .seconds(3 * 60))
+        #expect(chimes() == 1, "it chimed during the session")
+        #expect(harness.result(.reminder(.show))["waiting"]?.boolValue == true)
+        try harness.advance(until: { $0["state"]?.stringValue == "ended" }, within: .seconds(600))
+        try harness.advance(by: .seconds(5))
+        #expect(chimes() == 2, "day two did not chime after the session")
+        #expect(harness.ctl("reminder").stdout.contains(next(after: 2)))
+        try harness.advance(by: .seconds(86_400))
+        #expect(chimes() == 3, "day three did not chime")
+        #expect(harness.ctl("reminder").stdout.contains(next(after: 3)))
+        #expect(!harness.log.contains("a silent card"), "a silent card at noon, sound allowed")
+        let log = harness.log
+        #expect(log.range(ofText: "ended steady-breath") < log.range(ofText: "reminder: chime\n", after: 2))
+    }
+
     @Test func aReminderMissedWhileOffIsShownWithinHalfAnHourAndDroppedAfter() {
         for (minutesLate, expectCard) in [(20, true), (45, false)] {
             let harness = DaemonHarness()
@@ -55,12 +91,15 @@ import Testing
 
 extension String {
     /// The offset of the first occurrence of `text` (Int.max when absent), for order checks.
-    func range(ofText text: String) -> Int {
+    /// With `after`: of the occurrence after that many others.
+    func range(ofText text: String, after skipped: Int = 0) -> Int {
         let haystack = Array(utf8)
         let needle = Array(text.utf8)
         guard !needle.isEmpty, haystack.count >= needle.count else { return Int.max }
+        var left = skipped
         for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
-            return start
+            if left == 0 { return start }
+            left -= 1
         }
         return Int.max
     }

@@ -52,6 +52,8 @@ public struct ReminderMachine: Equatable, Sendable {
     /// The card on the idle screen ("Time for your practice"), until seen.
     public private(set) var cardShowing = false
     public private(set) var firedDay: CivilDate?
+    /// The due one was missed (the box was off, the clock was wrong): when it goes, it goes silently.
+    var missedWaiting = false
 
     public init(preference: ReminderPreferenceRecord?, firedDay: CivilDate?) {
         self.preference = preference
@@ -64,6 +66,7 @@ public struct ReminderMachine: Equatable, Sendable {
         guard let preference, preference.enabled else {
             due = nil
             waiting = false
+            missedWaiting = false
             return [.schedule(at: nil)]
         }
         // A reminder due in the last 30 minutes that did not fire (the box was off, the clock was wrong) —
@@ -71,12 +74,13 @@ public struct ReminderMachine: Equatable, Sendable {
         // and a restart must agree.
         if !waiting, let missed = ReminderPlanner.nextDue(after: max(now - Self.missedGrace - 1, setAt(preference, now: now)),
                                                           preference: preference, rules: rules, firedDay: firedDay), missed <= now {
+            // Missed: it sounds no more, but it waits for a session like any other.
             due = missed
-            var effects = fire(now: now, rules: rules, context: context, silently: true)
-            effects.append(.schedule(at: nextDue(now: now, rules: rules)))
-            return effects
+            missedWaiting = true
+            return fireIfFree(now: now, rules: rules, context: context)
         }
         if waiting { return fireIfFree(now: now, rules: rules, context: context) }
+        missedWaiting = false
         due = nextDue(now: now, rules: rules)
         return [.schedule(at: due)]
     }
@@ -100,6 +104,7 @@ public struct ReminderMachine: Equatable, Sendable {
     public mutating func setPreference(_ preference: ReminderPreferenceRecord?, now: Int64, rules: TimeZoneRules) -> [Effect] {
         self.preference = preference
         waiting = false
+        missedWaiting = false
         cardShowing = false
         due = nextDue(now: now, rules: rules)
         return [.schedule(at: due)]
@@ -128,8 +133,11 @@ public struct ReminderMachine: Equatable, Sendable {
             waiting = true
             return [.schedule(at: nil), .recheck(at: now + Self.pauseLongEnough - paused)]
         }
-        var effects = fire(now: now, rules: rules, context: context, silently: false)
-        effects.append(.schedule(at: nextDue(now: now, rules: rules)))
+        var effects = fire(now: now, rules: rules, context: context, silently: missedWaiting)
+        // The next one is planned and kept: the timer's next firing is then an ordinary due, one that
+        // waits for a session and may sound (it was "missed", silent and not waiting, every later day).
+        due = nextDue(now: now, rules: rules)
+        effects.append(.schedule(at: due))
         return effects
     }
 
@@ -137,6 +145,7 @@ public struct ReminderMachine: Equatable, Sendable {
         guard let preference else { return [] }
         let local = rules.localDateTime(at: due ?? now)
         waiting = false
+        missedWaiting = false
         due = nil
         firedDay = local.date
         cardShowing = true

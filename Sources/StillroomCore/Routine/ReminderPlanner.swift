@@ -9,7 +9,9 @@ public enum ReminderPlanner {
                                firedDay: CivilDate? = nil) -> Int64? {
         guard preference.enabled, !preference.weekdays.isEmpty else { return nil }
         let startDay = rules.localDateTime(at: after).date
-        for offset in 0..<8 { // a week and a day covers every weekday mask
+        // Two weeks and a day: every weekday mask, even when `after` lies before `firedDay` (the clock or
+        // the zone moved back past the day it fired; a one-weekday reminder's next is then 8 days on).
+        for offset in 0..<15 {
             let day = startDay.adding(days: offset)
             guard preference.weekdays.contains(ReminderWeekdays.of(day.weekday)), day != firedDay,
                   let local = LocalDateTime(date: day, hour: preference.minuteOfDay / 60, minute: preference.minuteOfDay % 60) else {
