@@ -1,9 +1,16 @@
 import StillroomCore
 
 extension SQLiteStore {
-    /// Keeps a notice for the screen and the CLI until it is dismissed; returns it with its id.
+    /// Keeps a notice for the screen and the CLI until it is dismissed; returns it with its id. The same
+    /// notice still open (kind and words) is kept instead of a second card: a reminder missed three days
+    /// running is one card, said once, and so is a download that failed the same way twice.
     @discardableResult
     public func addNotice(kind: NoticeKind, message: String, now: UnixMilliseconds) throws(StoreError) -> NoticeRecord {
+        if let open = try connection.queryFirst("""
+            SELECT id, created_at FROM notice WHERE kind = ?1 AND message = ?2 AND dismissed_at IS NULL ORDER BY id LIMIT 1
+            """, [.text(kind.rawValue), .text(message)], operation: "notices.find", { row in (row.int64(0), row.int64(1)) }) {
+            return NoticeRecord(id: open.0, kind: kind, message: message, createdAt: open.1)
+        }
         let id = try connection.queryFirst("""
             INSERT INTO notice (kind, message, created_at) VALUES (?1, ?2, ?3) RETURNING id
             """, [.text(kind.rawValue), .text(message), .integer(now)], operation: "notices.add") { row in row.int64(0) }

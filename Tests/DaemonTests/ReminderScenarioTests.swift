@@ -71,6 +71,28 @@ import Testing
         #expect(log.range(ofText: "ended steady-breath") < log.range(ofText: "reminder: chime\n", after: 2))
     }
 
+    /// A silent reminder three evenings running, never seen: one card (there were three), and with spoken
+    /// labels on it is said once at the next start (each card was said twice: "Notice: … Notice: …").
+    @Test func unseenReminderCardsAreOneCardSaidOnceAtStart() throws {
+        let day = 1_790_000_000 / 86_400 * 86_400
+        let harness = DrivenDaemon(content: RepositoryPaths.content, environment: ["TZ": "UTC0"],
+                                   wallNow: Date(timeIntervalSince1970: Double(day + 20 * 3600)))
+        try harness.start()
+        defer { harness.stop() }
+        #expect(harness.ctl("reminder", "set", "21:30", "--style", "glow").status == 0)
+        #expect(harness.ctl("settings", "set", "spoken-labels", "on").status == 0)
+        try harness.advance(by: .seconds(3 * 86_400))
+        #expect(harness.log.components(separatedBy: "reminder: a silent card").count - 1 == 3)
+        let cards = harness.status()["notices"]?.arrayValue?.filter { $0["kind"]?.stringValue == "reminder" } ?? []
+        #expect(cards.count == 1, "\(cards)")
+        harness.stop()
+        try harness.start()
+        let spoken = try harness.advance(until: { ($0["spoken"]?.arrayValue ?? []).contains { $0.stringValue?.contains("Notice") == true } },
+                                         within: .seconds(30))
+        let said = (spoken["spoken"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
+        #expect(said.components(separatedBy: "Notice:").count - 1 == 1, "\(said)")
+    }
+
     @Test func aReminderMissedWhileOffIsShownWithinHalfAnHourAndDroppedAfter() {
         for (minutesLate, expectCard) in [(20, true), (45, false)] {
             let harness = DaemonHarness()

@@ -95,6 +95,22 @@ import Testing
             #expect(try store.notices(includeDismissed: true) == [dismissed, second])
         }
     }
+
+    /// The same notice still open is one card however often it comes (a reminder missed three days
+    /// running piled up three); once dismissed, it may come again.
+    @Test func theSameOpenNoticeIsKeptNotAddedAgain() throws {
+        try withFreshStore { (store, _) throws in
+            let first = try store.addNotice(kind: .reminder, message: "Time for your practice.", now: testNow)
+            let again = try store.addNotice(kind: .reminder, message: "Time for your practice.", now: testNow + 86_400_000)
+            #expect(again == first)
+            let other = try store.addNotice(kind: .reminder, message: "Other words.", now: testNow)
+            #expect(try store.notices() == [first, other])
+            try store.dismissNotice(id: first.id, now: testNow + 1)
+            let later = try store.addNotice(kind: .reminder, message: "Time for your practice.", now: testNow + 2)
+            #expect(later.id > other.id)
+            #expect(try store.notices().map(\.id) == [other.id, later.id])
+        }
+    }
 }
 
 @Suite struct TransactionTests {

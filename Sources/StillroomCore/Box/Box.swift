@@ -30,6 +30,8 @@ public struct Box: Equatable, Sendable {
     public internal(set) var timeZoneRules: TimeZoneRules = .utc
     /// The player's phase last said (`.playerPhaseChanged`), and the position's second last shown.
     var shownPhase: PlayerPhase = .idle
+    /// `.start` came: the interface follows the model from then on.
+    var started = false
     var shownSecond = -1
 
     public init(interface: Interface = Interface(), controls: ControlInput = ControlInput(),
@@ -51,10 +53,14 @@ public struct Box: Equatable, Sendable {
     public mutating func handle(_ event: BoxEvent, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         switch event {
         case .start:
+            started = true
             return wrap(interface.start(model: model, now: now))
         case .modelChanged(let next):
             guard next != model else { return [] }
             model = next
+            // Before the start the model is only kept: the start says what it shows (an update first would
+            // take every notice for new and say each twice, "Notice: … Notice: …").
+            guard started else { return [] }
             return wrap(interface.update(model: model, now: now)) + [.redraw]
         case .input(let input):
             let action = controls.action(for: input, on: screenKind, dark: interface.controlsDark, at: now)
