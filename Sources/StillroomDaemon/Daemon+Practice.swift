@@ -55,10 +55,15 @@ extension Daemon {
             return
         }
         for checkpoint in progress.checkpoints {
-            if case .save(let position) = checkpoint {
+            switch checkpoint {
+            case .save(let position):
                 logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
+                checkpointOnCard = (position, loop.now)
+            case .clear(let id):
+                if checkpointOnCard?.position.sessionID == id { checkpointOnCard = nil }
             }
         }
+        storeWriteWentThrough()
         feed(.saved(runs: progress.runs, as: stored))
     }
 

@@ -32,9 +32,9 @@ extension Daemon {
             volume: settings.volume, effectiveVolume: effectiveVolume, headphones: player.headphonesConnected,
             outputName: engine.sink.name, outputAvailable: player.outputAvailable, outputProblem: player.outputProblem,
             error: error, storageProblem: storageProblem, observed: observed)
-        let checkpoint = player.lastCheckpoint.map { saved in
-            StatusReport.Checkpoint(session: saved.sessionID, position: Self.seconds(saved.seconds),
-                                    ageSeconds: player.lastCheckpointAt.map { Self.seconds((loop.now - $0).seconds) })
+        let checkpoint = checkpointOnCard.map { saved in
+            StatusReport.Checkpoint(session: saved.position.sessionID, position: Self.seconds(saved.position.seconds),
+                                    ageSeconds: saved.at.map { Self.seconds((loop.now - $0).seconds) })
         }
         let notices = liveNotices() + ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
         return StatusReport(

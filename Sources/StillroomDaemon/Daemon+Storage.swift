@@ -85,13 +85,33 @@ extension Daemon {
         }
     }
 
-    /// A write to the store failed: logged, and if the card has become read-only since start, said.
+    /// A write to the store failed: logged, and if the card has become read-only or full since start, said
+    /// (a full card still passes the write probe: an empty file needs no block).
     func storeWriteFailed(_ error: any Error, _ what: String) {
         logger.error("\(what) not saved: \(error)")
-        guard storageProblem == nil, let problem = Self.dataDirectoryProblem(options.dataDirectory) else { return }
-        storageProblem = problem
-        logger.error("storage: \(problem); nothing can be saved until this is put right")
+        guard storageProblem == nil else { return }
+        if let problem = Self.dataDirectoryProblem(options.dataDirectory) {
+            storageProblem = problem
+            logger.error("storage: \(problem); nothing can be saved until this is put right")
+        } else if (error as? StoreError)?.kind == .diskFull {
+            let free = DownloadManager.availableBytes(at: options.dataDirectory).map { " (\(ByteCountText.text($0)) free)" } ?? ""
+            storageProblem = "the card is full\(free): the \(what) could not be saved"
+            storageFilledWhileRunning = true
+            logger.error("storage: \(storageProblem!); nothing new is kept until there is room")
+        } else {
+            return
+        }
+        storageNoticeDismissed = false
         announceStorageProblem()
+    }
+
+    /// A save reached the card: a card that had filled while running has room again.
+    func storeWriteWentThrough() {
+        guard storageFilledWhileRunning else { return }
+        storageFilledWhileRunning = false
+        storageProblem = nil
+        logger.notice("storage: the card has room again; saving as before")
+        refreshModel()
     }
 
     /// Shows the notice (the model picks it up); the interface says it once when spoken labels are on, held
@@ -103,8 +123,14 @@ extension Daemon {
     /// The live notice for the screen, while the problem stands and the owner has not dismissed it.
     var storageNotice: InterfaceModel.Notice? {
         guard storageProblem != nil, !storageNoticeDismissed else { return nil }
+        if storageFilledWhileRunning {
+            return InterfaceModel.Notice(id: Self.storageNoticeID, kind: .storageFull, message: Self.storageFullNoticeMessage)
+        }
         return InterfaceModel.Notice(id: Self.storageNoticeID, kind: .storageReadOnly, message: Self.storageNoticeMessage)
     }
+
+    static let storageFullNoticeMessage = "The memory card is full, so what happens now is not kept: your place in a session, "
+        + "your practice and changes wait until there is room. Sessions on the box still play."
 
     /// Too full for the database to open for writing (less than the room the daemon keeps for it).
     static func cardIsFull(_ options: DaemonOptions) -> Bool {

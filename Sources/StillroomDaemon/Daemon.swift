@@ -101,6 +101,11 @@ public final class Daemon {
     var storageProblem: String?
     /// Whether the card was full when `storageProblem` arose at start (doctor's advice differs).
     var storageProblemOnAFullCard = false
+    /// The card filled while running (`storageProblem` says so): the next save that goes through ends it.
+    var storageFilledWhileRunning = false
+    /// The place last written to the card, and when (nil: the one found at start); what `status` reports,
+    /// not what the player last asked to save.
+    var checkpointOnCard: (position: PlaybackPosition, at: MonotonicInstant?)?
     /// System updates: the machine, the agent's folder, a failure to tell (Daemon+Update).
     var updates = UpdateSide()
     var storageNoticeDismissed = false
@@ -159,6 +164,7 @@ public final class Daemon {
         startDownloads()
         // The resume offer is decided once downloaded sessions are known.
         box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted, reminder: restoreReminder())
+        checkpointOnCard = player.lastCheckpoint.map { ($0, nil) } // the place found on the card: its age unknown
         loop.onClockChange { [unowned self] in clockChanged() }
         timeZone.watch(loop: loop) { [unowned self] in
             applySettings()

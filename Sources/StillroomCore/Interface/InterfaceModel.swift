@@ -270,6 +270,9 @@ extension NoticeKind {
     public static let downloadFailed = NoticeKind(rawValue: "download-failed")
     /// A reminder could not sound (quiet hours, night): the silent card.
     public static let reminder = NoticeKind(rawValue: "reminder")
+    /// The card filled while running: what happens now is not kept until there is room (live, until a save
+    /// goes through again).
+    public static let storageFull = NoticeKind(rawValue: "storage-full")
     /// A system update was refused or broke off; nothing was switched (live, this boot only).
     public static let updateFailed = NoticeKind(rawValue: "update-failed")
     /// A new version did not start well and the box went back to the one before (stored until dismissed).

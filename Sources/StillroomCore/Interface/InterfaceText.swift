@@ -160,6 +160,7 @@ public enum InterfaceText {
         case .downloadFailed: return "A download failed"
         case .reminder: return "Time for a pause"
         case .storageReadOnly: return "Nothing can be saved"
+        case .storageFull: return "The memory card is full"
         case .settingReplaced: return "A setting was put back"
         case .updateFailed: return "The update was not installed"
         case .updateRolledBack: return "The update was undone"
@@ -183,6 +184,9 @@ public enum InterfaceText {
             return "Press PLAY to start a session, or dismiss this card."
         case .storageReadOnly:
             return "Listen as usual; when the box restarts it will try again. Dismissing this card hides it until then."
+        case .storageFull:
+            return "Listen as usual. Remove a downloaded session you no longer need (open it in the library); saving "
+                + "starts again by itself as soon as there is room."
         case .updateFailed:
             return "Nothing changed: the box runs as before. Whoever looks after it can see stillroomctl update status."
         case .updateRolledBack:
