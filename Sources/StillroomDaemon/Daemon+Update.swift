@@ -10,6 +10,8 @@ import SystemCalls
 struct UpdateSide {
     var machine = SystemUpdate()
     var watcher: DirectoryWatcher?
+    /// Armed for the machine's `silenceLimit` after every request and report.
+    var silenceTimer: LoopTimer?
     /// Why the last install failed, while its notice stands (this boot only: nothing was switched).
     var failureNotice: String?
 }
@@ -36,6 +38,15 @@ extension Daemon {
         } catch {
             logger.error("updates: cannot watch \(folder): \(error); system updates are not available")
             return
+        }
+        updates.silenceTimer = loop.makeTimer { [unowned self] in
+            logger.warning("updates: the agent said nothing in time")
+            performUpdate(updates.machine.agentSilent())
+        }
+        var request = stat()
+        if lstat(folder + "/request", &request) == 0 {
+            logger.warning("updates: a request from before this start was never taken up by the agent; taken back")
+            performUpdate(updates.machine.leftRequestFound())
         }
         readUpdateProgress(seenBefore: true)
         noticeRollback()
@@ -83,9 +94,7 @@ extension Daemon {
         let path = options.updateDirectory + "/progress"
         guard let bytes = try? FileReading.bytes(path, limit: 16 << 10),
               let report = UpdateProgress(reportText: String(decoding: bytes, as: UTF8.self)) else { return }
-        let before = updates.machine.phase
-        performUpdate(updates.machine.agentReported(report, seenBefore: seenBefore))
-        if updates.machine.phase != before { refreshModel() }
+        performUpdate(updates.machine.agentReported(report, seenBefore: seenBefore)) // re-arms the silence limit
     }
 
     private func performUpdate(_ effects: [SystemUpdate.Effect]) {
@@ -99,8 +108,12 @@ extension Daemon {
             case .announceFailure(let message):
                 logger.warning("updates: not installed: \(message)")
                 updates.failureNotice = "The update could not be installed: \(message)"
+            case .withdrawRequest:
+                // The daemon's own file in the agent's folder; unlink never follows a link.
+                if unlink(options.updateDirectory + "/request") == 0 { logger.info("updates: the unanswered request taken back") }
             }
         }
+        if let limit = updates.machine.silenceLimit { updates.silenceTimer?.schedule(after: limit) } else { updates.silenceTimer?.cancel() }
         refreshModel()
     }
 
