@@ -21,9 +21,10 @@ extension Daemon {
         checks.append(storageCheck())
         let storage = DataStorageVerdict.of(options.dataDirectory)
         check("data storage", storage.ok, storage.detail, fix: storage.fix)
-        check("content", content.problems.isEmpty,
-              content.problems.isEmpty ? "\(content.catalog.sessions.count) sessions, every file present and measured"
-                                       : "\(content.problems.count) problems: \(content.problems.first ?? "")",
+        let contentProblems = content.problems + sessionFileProblems()
+        check("content", contentProblems.isEmpty,
+              contentProblems.isEmpty ? "\(content.catalog.sessions.count) sessions, every file present, measured and readable"
+                                      : "\(NumberText.count(contentProblems.count, "problem")): \(contentProblems.first ?? "")",
               fix: "reinstall the content package, or see the log lines starting with \"content:\"")
         check("audio output", player.outputAvailable,
               player.outputAvailable ? "\(engine.sink.name)" : "\(engine.sink.name): \(player.outputProblem ?? "unavailable")",
@@ -57,4 +58,30 @@ extension Daemon {
     }
 
     static func freeBytes(_ path: String) -> Int64 { DownloadManager.availableBytes(at: path) ?? 0 }
+
+    /// What the player will need and cannot read, for every session on the box (bundled, or downloaded):
+    /// its transcript (over 512 KiB, a cue over 1,000 characters, bad WebVTT) and its breath cues. Read here,
+    /// when asked, not at start: a transcript is parsed when its session plays, and silently left out then.
+    func sessionFileProblems() -> [String] {
+        let downloaded = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
+        var problems: [String] = []
+        for session in content.catalog.sessions + downloaded {
+            if transcriptPath(of: session) != nil, case .failure(let problem) = loadTranscript(of: session) {
+                problems.append(problem.message)
+            }
+            let cuesPath: String? = switch session.breathCues {
+            case .bundled(let relative)?: content.path(of: relative)
+            case .remote?: downloads?.localFiles(for: session.id)?.breathCues
+            case nil: nil
+            }
+            guard let cuesPath else { continue }
+            let seconds = content.lengths[session.id].map { Double($0.frames) / Double($0.sampleRate) } ?? 3600
+            do {
+                _ = try BreathCueParser.parse(try FileReading.bytes(cuesPath), fileName: cuesPath, recordingSeconds: seconds)
+            } catch {
+                problems.append("the breath cues of \(session.id) cannot be read: \(error)")
+            }
+        }
+        return problems
+    }
 }

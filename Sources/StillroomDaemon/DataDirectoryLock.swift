@@ -6,7 +6,9 @@ import SystemCalls
 ///
 /// The lock is an `flock` on `stillroomd.lock` in the data folder, taken at start-up and held for the
 /// life of the process: the kernel lets it go when the process ends, however it ends (a crash or a power
-/// cut leaves no stale lock to clean up). The file holds the holder's pid, for the refusal's message.
+/// cut leaves no stale lock to clean up). The refusal names the holder as the kernel knows it (/proc/locks):
+/// the pid the file holds can be stale (on a read-only folder the holder could not rewrite it), and a
+/// maintainer told to stop a stale pid could stop an unrelated process. The file's pid is for people.
 final class DataDirectoryLock {
     static let fileName = "stillroomd.lock"
 
@@ -48,11 +50,11 @@ final class DataDirectoryLock {
         }
         guard retryingOnInterrupt({ flock(file.rawValue, LOCK_EX | LOCK_NB) }) == 0 else {
             let reason = errno == EWOULDBLOCK ? nil : SystemError("flock").reason
-            let holder = holderPID(file.rawValue)
+            let holder = lockHolder(of: file.rawValue)
             file.close()
             if let reason { throw StartupError("data directory \(directory): cannot lock \(fileName): \(reason)") }
             throw StartupError("data directory \(directory) is in use by another stillroomd"
-                               + (holder.map { " (pid \($0))" } ?? "") + "; stop it first (systemctl stop stillroom)")
+                               + (holder.map { " (pid \($0))" } ?? " (its pid is unknown)") + "; stop it first (systemctl stop stillroom)")
         }
         // Ours: say who holds it. A failure here costs only the pid in a later refusal's message.
         let text = Array("\(getpid())\n".utf8)
@@ -60,11 +62,26 @@ final class DataDirectoryLock {
         return DataDirectoryLock(file: file)
     }
 
-    /// The pid the holder wrote, if it can be read.
-    private static func holderPID(_ fd: Int32) -> Int32? {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let count = retryingOnInterrupt { pread(fd, &buffer, buffer.count, 0) }
-        guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[..<count], as: UTF8.self).filter(\.isNumber))
+    /// The pid holding an flock on the file `fd` is open on, from /proc/locks ("1: FLOCK ADVISORY WRITE
+    /// 4242 b3:02:1234 0 EOF": the device's major and minor in hex, the inode); nil when it cannot be told.
+    static func lockHolder(of fd: Int32, locksPath: String = "/proc/locks") -> Int32? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, let bytes = try? FileReading.bytes(locksPath, limit: 1 << 20) else { return nil }
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        let file = "\(hex(major)):\(hex(minor)):\(info.st_ino)"
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            // Held locks only (a waiter's line has "->" after the number).
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == file, let pid = Int32(fields[4]), pid > 0 else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let text = String(value, radix: 16)
+        return text.count < 2 ? "0" + text : text
     }
 }

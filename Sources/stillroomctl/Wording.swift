@@ -1,8 +1,10 @@
+import StillroomCore
+
 /// Words for numbers and reasons, so what stillroomctl prints reads as English and never as a Swift value.
 enum Wording {
-    /// "1 day", "3 days"; `plural` for nouns that do not just take an "s".
+    /// "1 day", "3 days" (the core's, which the daemon's words use too).
     static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
+        NumberText.count(number, singular, plural)
     }
 
     /// Why the player paused, as a sentence ("Paused because the headphones were unplugged").

@@ -1,5 +1,6 @@
 import DrivenDaemonSupport
 import Glibc
+@testable import StillroomDaemon
 import TestSupport
 import Testing
 
@@ -24,6 +25,49 @@ import Testing
         harness.start() // the lock goes with the process
         #expect(harness.ctl("status").status == 0)
         harness.stop()
+    }
+
+    /// On a read-only data folder the holder cannot write its pid into the lock file, which keeps a pid
+    /// from before (a daemon long gone, or now an unrelated process): the refusal names the holder the
+    /// kernel knows, never that stale pid. A tmpfs remounted read-only, the real binaries.
+    @Test func onAReadOnlyFolderTheRefusalNamesTheRealHolderNotAStalePID() throws {
+        guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }
+        let harness = DaemonHarness()
+        let disk = try SmallDisk(at: harness.dataDirectory, kibibytes: 8192)
+        defer {
+            harness.stop()
+            disk.unmount()
+        }
+        harness.start()
+        let stale = try #require(harness.daemon?.pid)
+        harness.stop()
+        #expect(runShell("mount -o remount,ro '\(harness.dataDirectory)'") == 0)
+        harness.start()
+        let holder = try #require(harness.daemon?.pid)
+        #expect(holder != stale)
+        let second = Subprocess.run(BuiltProducts.path("stillroomd"),
+                                    ["--data-dir", harness.dataDirectory, "--content-dir", harness.content, "--display", "none",
+                                     "--input", "none", "--socket", harness.directory.file("run/second.sock"), "--audio-device", "paced"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("in use by another stillroomd (pid \(holder))"), "\(second.stderr)")
+        #expect(!second.stderr.contains("pid \(stale)"), "named the stale pid: \(second.stderr)")
+        harness.stop()
+        #expect(runShell("mount -o remount,rw '\(harness.dataDirectory)'") == 0)
+    }
+
+    @Test func theHolderIsReadFromTheKernelsLockTable() throws {
+        let directory = TemporaryDirectory("stillroom-lock")
+        defer { directory.remove() }
+        let fd = open(directory.file("lock"), O_RDWR | O_CREAT, 0o600)
+        defer { close(fd) }
+        #expect(DataDirectoryLock.lockHolder(of: fd) == nil, "nobody holds it yet")
+        #expect(flock(fd, LOCK_EX) == 0)
+        #expect(DataDirectoryLock.lockHolder(of: fd) == getpid())
+        // A table with only a waiter's line, or garbage, tells nobody.
+        var info = stat()
+        fstat(fd, &info)
+        Files.write("1: -> FLOCK  ADVISORY  WRITE 77 00:00:\(info.st_ino) 0 EOF\nnot a line\n", to: directory.file("locks"))
+        #expect(DataDirectoryLock.lockHolder(of: fd, locksPath: directory.file("locks")) == nil)
     }
 
     /// A child forked by anything else in the process (a helper, or another test here) holds a copy of the
