@@ -50,7 +50,7 @@ final class DataDirectoryLock {
         }
         guard retryingOnInterrupt({ flock(file.rawValue, LOCK_EX | LOCK_NB) }) == 0 else {
             let reason = errno == EWOULDBLOCK ? nil : SystemError("flock").reason
-            let holder = lockHolder(of: file.rawValue)
+            let holder = FileLocks.flockHolder(of: file.rawValue)
             file.close()
             if let reason { throw StartupError("data directory \(directory): cannot lock \(fileName): \(reason)") }
             throw StartupError("data directory \(directory) is in use by another stillroomd"
@@ -60,28 +60,5 @@ final class DataDirectoryLock {
         let text = Array("\(getpid())\n".utf8)
         if ftruncate(file.rawValue, 0) == 0 { _ = text.withUnsafeBytes { pwrite(file.rawValue, $0.baseAddress, $0.count, 0) } }
         return DataDirectoryLock(file: file)
-    }
-
-    /// The pid holding an flock on the file `fd` is open on, from /proc/locks ("1: FLOCK ADVISORY WRITE
-    /// 4242 b3:02:1234 0 EOF": the device's major and minor in hex, the inode); nil when it cannot be told.
-    static func lockHolder(of fd: Int32, locksPath: String = "/proc/locks") -> Int32? {
-        var info = stat()
-        guard fstat(fd, &info) == 0, let bytes = try? FileReading.bytes(locksPath, limit: 1 << 20) else { return nil }
-        let device = UInt64(info.st_dev)
-        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
-        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
-        let file = "\(hex(major)):\(hex(minor)):\(info.st_ino)"
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            // Held locks only (a waiter's line has "->" after the number).
-            guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == file, let pid = Int32(fields[4]), pid > 0 else { continue }
-            return pid
-        }
-        return nil
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return text.count < 2 ? "0" + text : text
     }
 }

@@ -225,6 +225,7 @@ struct CommandRunner {
                 fail("the daemon is not running (\(reason)); start it with: systemctl start stillroom", .unreachable)
             case .refused(let reason): fail(reason, .refused)
             case .broken(let reason): fail(reason, .failed)
+            case .elsewhere(let reason): fail(reason, .unreachable)
             }
         }
         return show(response, print: print, failsWhen: failsWhen)
@@ -247,6 +248,7 @@ struct CommandRunner {
                 return failsWhen(result) ? .failed : .ok
             case .refused(let reason): fail(reason, .refused)
             case .broken(let reason): fail(reason, .failed)
+            case .elsewhere(let reason): fail(reason, .unreachable)
             }
         }
         guard case .success(let result) = response.outcome else { return show(response, print: print, failsWhen: failsWhen) }

@@ -12,15 +12,20 @@ struct Connection {
         case refused(String)
         /// The daemon closed the connection or answered something unreadable.
         case broken(String)
+        /// A daemon runs (it holds the data folder's lock) but not on this socket: a wrong `--socket`.
+        case elsewhere(String)
     }
 
     let socketPath: String
+    /// The data folder whose lock tells whether a daemon runs, when its socket does not answer.
+    let dataDirectory: String
     /// How long to wait for the answer once the request is sent (`--wait`).
     let answerWaitSeconds: Int
 
     /// The connection the command line asks for (`--socket`, `--wait`).
     init(_ invocation: Invocation) {
         socketPath = invocation.socketPath
+        dataDirectory = invocation.dataDirectory
         answerWaitSeconds = invocation.answerWaitSeconds
     }
 
@@ -44,6 +49,11 @@ struct Connection {
             let error = SystemError("connect", path: socketPath)
             guard error.errno != EACCES else {
                 throw .refused("permission denied on \(socketPath): run as root or as a member of the group stillroom")
+            }
+            // Before the files speak for a daemon that is "not running": one that runs holds its folder's lock.
+            if let pid = FileLocks.flockHolder(ofFileAt: dataDirectory + "/stillroomd.lock") {
+                throw .elsewhere("stillroomd is running (pid \(pid), data folder \(dataDirectory)) but does not answer on "
+                                 + "\(socketPath) (\(error.reason)); give its socket with --socket (the box's is /run/stillroom/control.sock)")
             }
             throw .unreachable("\(socketPath): \(error.reason)")
         }

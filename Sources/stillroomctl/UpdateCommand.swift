@@ -66,8 +66,12 @@ struct UpdateCommand {
             case .failure(let error): fail(error.message, CommandRunner.status(for: error.code))
             }
         } catch {
-            guard case .unreachable = error else { fail("\(error)", .failed) }
-            result = offlineStatus()
+            switch error {
+            case .unreachable: result = offlineStatus()
+            case .refused(let reason): fail(reason, .refused)
+            case .broken(let reason): fail(reason, .failed)
+            case .elsewhere(let reason): fail(reason, .unreachable)
+            }
         }
         write(invocation.json ? ControlCodec.json(result) : Self.describe(result))
         return .ok
@@ -99,6 +103,7 @@ struct UpdateCommand {
                 fail("the daemon is not running (\(reason)); start it with: systemctl start stillroom", .unreachable)
             case .refused(let reason): fail(reason, .refused)
             case .broken(let reason): fail(reason, .failed)
+            case .elsewhere(let reason): fail(reason, .unreachable)
             }
         }
     }

@@ -1,6 +1,6 @@
 import DrivenDaemonSupport
 import Glibc
-@testable import StillroomDaemon
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -55,19 +55,47 @@ import Testing
         #expect(runShell("mount -o remount,rw '\(harness.dataDirectory)'") == 0)
     }
 
+    /// The daemon runs, the CLI is given another socket: it says the daemon runs and the socket is wrong,
+    /// not "the daemon is not running", "no practice history yet" or "start stillroomd once" from the files.
+    @Test func aWrongSocketWithTheDaemonRunningSaysSoInsteadOfAnsweringFromTheFiles() throws {
+        let harness = DaemonHarness()
+        harness.start()
+        defer { harness.stop() }
+        let pid = try #require(harness.daemon?.pid)
+        #expect(harness.ctl("play", "sweep").status == 0)
+        for command in [["status"], ["history"], ["doctor"], ["sessions"], ["play", "sweep"], ["update", "status"]] {
+            let asked = Subprocess.run(BuiltProducts.path("stillroomctl"),
+                                       ["--socket", harness.directory.file("run/wrong.sock"), "--data-dir", harness.dataDirectory,
+                                        "--content-dir", harness.content] + command)
+            let said = asked.stdout + asked.stderr
+            #expect(asked.status == 3, "\(command): \(asked.status) \(said)")
+            #expect(said.contains("stillroomd is running (pid \(pid)"), "\(command): \(said)")
+            for falsehood in ["not running", "no practice history yet", "start stillroomd once"] {
+                #expect(!said.contains(falsehood), "\(command): \(said)")
+            }
+        }
+        harness.stop()
+        // Stopped: the files answer again, as before.
+        let offline = Subprocess.run(BuiltProducts.path("stillroomctl"),
+                                     ["--socket", harness.directory.file("run/wrong.sock"), "--data-dir", harness.dataDirectory,
+                                      "--content-dir", harness.content, "status"])
+        #expect(offline.status == 0, "\(offline)")
+        #expect(offline.stdout.hasPrefix("Stopped"), "\(offline)")
+    }
+
     @Test func theHolderIsReadFromTheKernelsLockTable() throws {
         let directory = TemporaryDirectory("stillroom-lock")
         defer { directory.remove() }
         let fd = open(directory.file("lock"), O_RDWR | O_CREAT, 0o600)
         defer { close(fd) }
-        #expect(DataDirectoryLock.lockHolder(of: fd) == nil, "nobody holds it yet")
+        #expect(FileLocks.flockHolder(of: fd) == nil, "nobody holds it yet")
         #expect(flock(fd, LOCK_EX) == 0)
-        #expect(DataDirectoryLock.lockHolder(of: fd) == getpid())
+        #expect(FileLocks.flockHolder(of: fd) == getpid())
         // A table with only a waiter's line, or garbage, tells nobody.
         var info = stat()
         fstat(fd, &info)
         Files.write("1: -> FLOCK  ADVISORY  WRITE 77 00:00:\(info.st_ino) 0 EOF\nnot a line\n", to: directory.file("locks"))
-        #expect(DataDirectoryLock.lockHolder(of: fd, locksPath: directory.file("locks")) == nil)
+        #expect(FileLocks.flockHolder(of: fd, locksPath: directory.file("locks")) == nil)
     }
 
     /// A child forked by anything else in the process (a helper, or another test here) holds a copy of the
