@@ -1,5 +1,6 @@
 import DrivenDaemonSupport
 import TestSupport
+import Testing
 
 /// The daemon as a test drives it through the real CLI: the real binary (`DaemonHarness`) or the daemon in
 /// this process on virtual time (`DrivenDaemon`). Helpers that only run commands and wait on the status
@@ -10,20 +11,29 @@ protocol DaemonUnderTest: AnyObject {
     func ctl(_ arguments: [String]) -> (status: Int32, stdout: String, stderr: String)
     /// Waits (the real binary: polls in real time; the driven daemon: moves its virtual time) until
     /// `condition` holds on `stillroomctl status --json`'s text; returns that text.
-    func waitUntil(_ condition: (String) -> Bool) -> String
+    func waitForStatusText(sourceLocation: SourceLocation, _ condition: (String) -> Bool) -> String
 }
 
 extension DaemonUnderTest {
+    /// Giving up fails the test at the caller's line.
+    func waitUntil(sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) -> String {
+        waitForStatusText(sourceLocation: sourceLocation, condition)
+    }
+
     @discardableResult
     func ctl(_ arguments: String...) -> (status: Int32, stdout: String, stderr: String) { ctl(arguments) }
 }
 
 extension DaemonHarness: DaemonUnderTest {
-    func waitUntil(_ condition: (String) -> Bool) -> String { waitForStatus(condition) }
+    func waitForStatusText(sourceLocation: SourceLocation, _ condition: (String) -> Bool) -> String {
+        waitForStatus(sourceLocation: sourceLocation, condition)
+    }
 }
 
 extension DrivenDaemon: DaemonUnderTest {
-    func waitUntil(_ condition: (String) -> Bool) -> String { waitForStatus(condition) }
+    func waitForStatusText(sourceLocation: SourceLocation, _ condition: (String) -> Bool) -> String {
+        waitForStatus(sourceLocation: sourceLocation, condition)
+    }
 }
 
 

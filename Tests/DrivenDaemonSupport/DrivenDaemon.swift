@@ -164,11 +164,17 @@ public final class DrivenDaemon {
     }
 
     /// Moves virtual time on, deadline by deadline, until `condition` holds on the status as
-    /// `stillroomctl status --json` prints it (for at most an hour of it: a guard, not a timing).
+    /// `stillroomctl status --json` prints it (for at most an hour of it: a guard, not a timing). Giving up
+    /// fails the test at the caller's line.
     @discardableResult
-    public func waitForStatus(within limit: Duration = .seconds(3600), _ condition: (String) -> Bool) -> String {
+    public func waitForStatus(within limit: Duration = .seconds(3600), sourceLocation: SourceLocation = #_sourceLocation,
+                              _ condition: (String) -> Bool) -> String {
         func text() -> String { ControlCodec.json(status()) }
-        _ = try? virtual?.advance(until: { condition(text()) }, within: limit)
+        let met = (try? virtual?.advance(until: { condition(text()) }, within: limit)) ?? false
+        if met != true {
+            Issue.record("the status waited for never came within \(limit) of the box's time; the last: \(text().prefix(800))",
+                         sourceLocation: sourceLocation)
+        }
         return text()
     }
 
@@ -201,9 +207,14 @@ public final class DrivenDaemon {
     /// Moves virtual time on until the status satisfies `condition`, for at most `limit` of it (a guard,
     /// not a timing: the expectations after it then fail on the last status). Returns the last status.
     @discardableResult
-    public func advance(until condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600)) throws -> JSONValue {
+    public func advance(until condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600),
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         let loop = try #require(virtual, "not running")
-        _ = try loop.advance(until: { condition(status()) }, within: limit)
+        if try !loop.advance(until: { condition(status()) }, within: limit) {
+            let last = String(ControlCodec.json(status()).prefix(800))
+            Issue.record("the status waited for never came within \(limit) of the box's time; the last: \(last)",
+                         sourceLocation: sourceLocation)
+        }
         return status()
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 
 /// The real stillroomd as a subprocess on temporary folders, and the real stillroomctl against it.
 public final class DaemonHarness {
@@ -88,15 +89,18 @@ public final class DaemonHarness {
 
     /// Polls `stillroomctl status --json` until `condition` holds on its output (a state change the
     /// daemon makes by itself, like reaching the end). Each poll is a real request; no sleeping.
-    /// Gives up after `attempts` polls (a guard against a hang, not a timing: the caller's expectations
-    /// then fail on the last status).
-    public func waitForStatus(attempts: Int = 3000, _ condition: (String) -> Bool) -> String {
+    /// Gives up after `attempts` polls (a guard against a hang, not a timing), and giving up fails the
+    /// test at the caller's line: a wait whose result nobody reads can no longer pass by timing out.
+    @discardableResult
+    public func waitForStatus(attempts: Int = 3000, sourceLocation: SourceLocation = #_sourceLocation,
+                              _ condition: (String) -> Bool) -> String {
         var status = ""
         for _ in 0..<attempts {
             status = ctl("status", "--json").stdout
             if condition(status) { return status }
             usleep(20_000) // 20 ms between polls keeps the daemon's loop free; not an assertion on time
         }
+        Issue.record("the status waited for never came (\(attempts) polls); the last: \(status.prefix(800))", sourceLocation: sourceLocation)
         return status
     }
 
