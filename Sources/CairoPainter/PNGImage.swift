@@ -6,6 +6,29 @@ import StillroomCore
 /// reads in. Golden-image tests compare decoded pixels, never file bytes.
 public enum PNGImage {
     /// Writes `frame` as an RGB PNG at `path` (replacing any file there).
+    /// `frame` as the bytes of an RGB PNG file, for a writer that places the file itself (a screenshot
+    /// written beside and renamed, never through a link).
+    public static func encode(_ frame: Frame) throws(PainterError) -> [UInt8] {
+        try DrawingLibraries.load()
+        let surface = cairo_image_surface_create_for_data(
+            UnsafeMutableRawPointer(frame.pixels).assumingMemoryBound(to: UInt8.self),
+            CAIRO_FORMAT_RGB24, Int32(frame.width), Int32(frame.height), Int32(frame.stride))
+        defer { cairo_surface_destroy(surface) }
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let status = withExtendedLifetime(sink) {
+            cairo_surface_write_to_png_stream(surface, { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().bytes += UnsafeBufferPointer(start: data, count: Int(length))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PainterError(.imageFile, "cannot encode a PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+        return sink.bytes
+    }
+
     public static func write(_ frame: Frame, to path: String) throws(PainterError) {
         try DrawingLibraries.load()
         let surface = cairo_image_surface_create_for_data(

@@ -2,8 +2,10 @@ import ControlProtocol
 import CairoPainter
 import ControlSocket
 import EspeakSpeech
+import Glibc
 import SQLiteStore
 import StillroomCore
+import SystemCalls
 
 /// The control commands the daemon answers. Each returns a result object or a typed error whose message
 /// says what to do; none blocks the loop.
@@ -148,15 +150,36 @@ extension Daemon {
 
     func settingsJSON() -> JSONValue { SettingsReport(settings).json }
 
-    /// Writes what the screen shows now (the painter's frame: what DRM or the PNG got) to a PNG file.
+    /// Writes what the screen shows now (the painter's frame: what DRM or the PNG got) to a PNG file. The
+    /// path comes over the socket: a link there is refused (and never followed: the file is written beside
+    /// under a new name and renamed over), and so is an existing file that is not a PNG (a link or a wrong
+    /// name must not overwrite the database or anything else the daemon can write).
     private func screenshotCommand(path: String) -> Result<JSONValue, ControlError> {
         guard let screen else { return .failure(ControlError(.failed, "this box has no screen (stillroomd --display none)")) }
+        if let refusal = Self.screenshotTargetProblem(path) { return .failure(ControlError(.invalidArgument, refusal)) }
         do {
-            try PNGImage.write(screen.painter.frame, to: path)
+            let bytes = try PNGImage.encode(screen.painter.frame)
+            let temporary = Files.parent(of: path) + "/.\(Files.name(of: path)).\(getpid()).new"
+            try Files.replaceAtomically(path, with: bytes, temporary: temporary, mode: 0o644, flags: O_EXCL | O_NOFOLLOW)
         } catch {
             return .failure(ControlError(.failed, "the screenshot was not written: \(error)"))
         }
         return .success(ScreenshotReport(path: path, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
+    }
+
+    /// Why a screenshot may not be written at `path`, or nil: nothing there, or a PNG to replace.
+    static func screenshotTargetProblem(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return "\(path) is a symbolic link; a screenshot is never written through one (give a new file's path)"
+        case S_IFREG: break
+        default: return "\(path) is not a file; give a new file's path"
+        }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let head = (try? FileReading.prefix(path, count: signature.count)) ?? []
+        guard head == signature else { return "\(path) exists and is not a PNG; it was left alone (give a new file's path)" }
+        return nil
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).

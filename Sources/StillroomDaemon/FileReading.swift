@@ -13,6 +13,13 @@ enum FileReading {
         }
     }
 
+    /// The first `count` bytes of a file (fewer when it is shorter), read without following a link.
+    static func prefix(_ path: String, count: Int) throws(SystemError) -> [UInt8] {
+        let file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW)
+        defer { file.close() }
+        return try file.read(upTo: count, path: path)
+    }
+
     /// Size and modification time (ns), or nil when the file is missing or not a regular file.
     static func identity(_ path: String) -> (size: Int64, modifiedNanoseconds: Int64)? {
         var info = stat()
