@@ -22,12 +22,22 @@ public struct PeerCredentials: Equatable, Sendable {
 ///
 /// Each client has its own line framer and output queue. Nothing a client does can stall the loop: reads
 /// and writes are non-blocking, an oversized line is answered with an error and skipped, and a client that
-/// stops reading while its answers pile up beyond `maximumQueuedBytes` is disconnected.
+/// stops reading while its answers pile up beyond `maximumQueuedBytes` is disconnected. A client that asks
+/// nothing for `idleLimit` (since it connected, or since its last request) is closed, so silent connections
+/// cannot hold every slot; and the last slot is root's alone, so a maintainer with sudo always gets in.
 public final class ControlServer {
     public typealias Handler = (ControlRequest, PeerCredentials) -> Result<JSONValue, ControlError>
 
     static let maximumClients = 32
     static let maximumQueuedBytes = 1 << 20
+    /// Long enough for a person typing a request by hand into socat; stillroomctl asks at once.
+    public static let idleLimit: Duration = .seconds(30)
+
+    /// Whether a new connection from `peer` may be served beside `clientCount` others: every slot for
+    /// root, all but the last for anyone else.
+    static func hasRoom(for peer: PeerCredentials, clientCount: Int) -> Bool {
+        clientCount < (peer.uid == 0 ? maximumClients : maximumClients - 1)
+    }
 
     public let path: String
     private let loop: EventLoop
@@ -37,6 +47,8 @@ public final class ControlServer {
     private var listenWatch: IOWatch?
     private var clients: [Int32: Client] = [:]
     private let permittedGroup: UInt32?
+    /// Armed for the earliest moment a client has been idle for `idleLimit`; idle while there are none.
+    private var idleTimer: LoopTimer?
 
     final class Client {
         /// The connection; `fd` keeps its number as the key in `clients` after it is closed.
@@ -47,11 +59,14 @@ public final class ControlServer {
         var output: [UInt8] = []
         var watch: IOWatch?
         var closeWhenFlushed = false
+        /// When it connected, or last sent a whole request.
+        var lastAsked: MonotonicInstant
 
-        init(socket: FileDescriptor, peer: PeerCredentials) {
+        init(socket: FileDescriptor, peer: PeerCredentials, now: MonotonicInstant) {
             self.socket = socket
             fd = socket.rawValue
             self.peer = peer
+            lastAsked = now
         }
     }
 
@@ -64,6 +79,7 @@ public final class ControlServer {
         listener = try Self.listen(at: path, group: permittedGroup)
         do {
             listenWatch = try loop.watch(listener.rawValue, for: .readable) { [unowned self] _ in acceptClients() }
+            idleTimer = loop.makeTimer { [unowned self] in closeIdleClients() }
         } catch {
             listener.close()
             throw ControlSocketError("control socket \(path): \(error)")
@@ -73,6 +89,7 @@ public final class ControlServer {
     /// Closes every connection and removes the socket file.
     public func shutDown() {
         for client in clients.values { disconnect(client) }
+        idleTimer?.cancel()
         listenWatch?.cancel()
         listener.close()
         unlink(path)
@@ -99,12 +116,13 @@ public final class ControlServer {
                 refuse(connection, ControlError(.notPermitted, "permission denied: run as root or as a member of the group stillroom"))
                 continue
             }
-            guard clients.count < Self.maximumClients else {
+            guard Self.hasRoom(for: peer, clientCount: clients.count) else {
                 log("too many clients; refusing pid \(peer.pid)")
-                refuse(connection, ControlError(.busy, "the box is busy: it is already serving \(Self.maximumClients) connections; try again in a moment"))
+                refuse(connection, ControlError(.busy, "the box is busy: it is already serving \(clients.count) connections; try again in a "
+                                                + "moment (idle ones are closed after \(Self.idleLimit.components.seconds) s; root has a slot of its own)"))
                 continue
             }
-            let client = Client(socket: connection, peer: peer)
+            let client = Client(socket: connection, peer: peer, now: loop.now)
             guard let watch = try? loop.watch(fd, for: .readable, handler: { [unowned self, unowned client] events in
                 serve(client, events: events)
             }) else {
@@ -113,7 +131,26 @@ public final class ControlServer {
             }
             client.watch = watch
             clients[fd] = client
+            armIdleTimer()
         }
+    }
+
+    /// Closes the clients that asked nothing for `idleLimit`, and arms the timer for the next one.
+    private func closeIdleClients() {
+        let now = loop.now
+        for client in clients.values where now - client.lastAsked >= Self.idleLimit {
+            log("pid \(client.peer.pid) asked nothing for \(Self.idleLimit.components.seconds) s; disconnected")
+            disconnect(client)
+        }
+        armIdleTimer()
+    }
+
+    private func armIdleTimer() {
+        guard let earliest = clients.values.map(\.lastAsked).min() else {
+            idleTimer?.cancel()
+            return
+        }
+        idleTimer?.schedule(at: earliest + Self.idleLimit)
     }
 
     /// One error line, then the close: a refused client learns why instead of finding the line dead. The
@@ -159,6 +196,7 @@ public final class ControlServer {
         case .line(let bytes) where bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }):
             return // blank lines are harmless (a hand-typed client pressing Enter)
         case .line(let bytes):
+            client.lastAsked = loop.now
             switch ControlCodec.decodeRequest(bytes) {
             case .success(let request):
                 response = ControlResponse(id: request.id, outcome: handler(request, client.peer))
