@@ -21,14 +21,14 @@ struct CommandRunner {
             case "stop": return try plainPlayerCommand(.stop)
             case "seek": return try daemon(.seek(try SeekArgument.parse(invocation.words)), print: Output.status)
             case "volume":
-                guard invocation.words.count == 1, let level = Int(invocation.words[0]), (0...100).contains(level) else {
+                guard invocation.words.count == 1, let level = DecimalText.wholeNumber(invocation.words[0]), (0...100).contains(level) else {
                     throw UsageError("volume needs one number from 0 to 100")
                 }
                 return try daemon(.volume(level: level), print: Output.status)
             case "dismiss":
                 var notice: Int?
                 if let text = invocation.flags["--notice"] {
-                    guard let id = Int(text) else { throw UsageError("--notice needs a notice number (see status)") }
+                    guard let id = DecimalText.wholeNumber(text) else { throw UsageError("--notice needs a notice number (see status)") }
                     notice = id
                 }
                 return try daemon(.dismiss(notice: notice), print: Output.status)
@@ -67,7 +67,7 @@ struct CommandRunner {
                 case "start":
                     var minutes: Int?
                     if let text = invocation.flags["--minutes"] {
-                        guard let value = Int(text) else { throw UsageError("--minutes takes a whole number from 1 to 60") }
+                        guard let value = DecimalText.wholeNumber(text) else { throw UsageError("--minutes takes a whole number from 1 to 60") }
                         minutes = value
                     }
                     return try daemon(.timer(.start(pattern: invocation.flags["--pattern"], minutes: minutes)), print: Output.timer)
@@ -174,7 +174,7 @@ struct CommandRunner {
             return try historyFromDaemonOrOffline(.export(format), print: { HistoryExportReport(json: $0).text })
         case "delete":
             if let run = invocation.flags["--run"] {
-                guard let id = Int(run) else { throw UsageError("--run takes a run number (see history recent)") }
+                guard let id = DecimalText.wholeNumber(run) else { throw UsageError("--run takes a run number (see history recent)") }
                 return try daemon(.history(.deleteRun(id)), print: { Output.historyDeleted($0, run: id) })
             }
             guard invocation.flags["--all"] != nil else { throw UsageError("history delete needs --run ID, or --all --yes") }
@@ -294,19 +294,18 @@ enum SeekArgument {
         guard words.count == 1, let word = words.first, !word.isEmpty else { throw UsageError("seek needs +S, -S or MM:SS") }
         if word.hasPrefix("+") || word.hasPrefix("-") {
             // One sign, then digits: "+-5" or "+inf" is a typing slip, not a seek.
-            let magnitude = word.dropFirst()
-            guard let first = magnitude.first, first.isASCII && (first.isNumber || first == "."),
-                  let seconds = Double(magnitude), seconds.isFinite else {
+            guard let seconds = DecimalText.decimal(word.dropFirst()) else {
                 throw UsageError("seek: \"\(word)\" is not a number of seconds")
             }
             return .by(seconds: word.hasPrefix("-") ? -seconds : seconds)
         }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), let numbers = Optional(parts.compactMap { Double($0) }), numbers.count == parts.count,
-              numbers.allSatisfy({ $0 >= 0 }), numbers.dropFirst().allSatisfy({ $0 < 60 }) else {
+        // Hours and minutes whole, seconds may have a fraction: "1:02:03", "4:30", "4:30.5", "90".
+        let numbers = parts.dropLast().map { DecimalText.wholeNumber($0).map(Double.init) } + [parts.last.flatMap { DecimalText.decimal($0) }]
+        guard (1...3).contains(parts.count), numbers.allSatisfy({ $0 != nil }), numbers.dropFirst().allSatisfy({ $0! < 60 }) else {
             throw UsageError("seek: \"\(word)\" is not a time (MM:SS or H:MM:SS)")
         }
-        let seconds = numbers.reduce(0) { $0 * 60 + $1 }
+        let seconds = numbers.reduce(0) { $0 * 60 + $1! }
         return .to(seconds: seconds)
     }
 }

@@ -1,3 +1,5 @@
+import StillroomCore
+
 /// The parsed command line: global options, the command, its words and its flags.
 struct Invocation {
     var socketPath = "/run/stillroom/control.sock"
@@ -42,7 +44,7 @@ struct Invocation {
             case "--wifi-control": invocation.wifiControlDirectory = try value()
             case "--wait":
                 let text = try value()
-                guard let seconds = Int(text), answerWaitRange.contains(seconds) else {
+                guard let seconds = DecimalText.wholeNumber(text), answerWaitRange.contains(seconds) else {
                     throw UsageError("--wait takes whole seconds from \(answerWaitRange.lowerBound) to \(answerWaitRange.upperBound), not \"\(text)\"")
                 }
                 invocation.answerWaitSeconds = seconds

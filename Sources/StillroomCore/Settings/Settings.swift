@@ -153,7 +153,7 @@ public struct Settings: Equatable, Sendable {
     // MARK: Parsing
 
     static func integer(_ text: String, _ range: ClosedRange<Int>) throws(SettingError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
+        guard let value = DecimalText.wholeNumber(text), range.contains(value) else {
             throw SettingError("expected a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
         }
         return value
@@ -187,7 +187,8 @@ public struct Settings: Equatable, Sendable {
     /// "HH:MM" (24-hour) as minutes after midnight.
     public static func timeOfDay(_ text: String) throws(SettingError) -> Int {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+        guard parts.count == 2, parts[1].count == 2, let hours = DecimalText.wholeNumber(parts[0]),
+              let minutes = DecimalText.wholeNumber(parts[1]),
               (0...23).contains(hours), (0...59).contains(minutes), (1...2).contains(parts[0].count) else {
             throw SettingError("expected a time as HH:MM (24-hour), got \"\(text)\"")
         }
