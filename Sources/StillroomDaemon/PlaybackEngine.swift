@@ -162,7 +162,9 @@ final class PlaybackEngine: AudioSinkDelegate {
 
     func seek(toFrame target: Int64) {
         guard mode == .playing, let decoder else { return }
-        reportHeard()
+        // What was heard up to here counts; the old place is not reported (the player already stands at
+        // the target, and the answer to `seek` must say so, not where the listener was).
+        reportHeard(position: false)
         _ = takeBackQueue()
         let from = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
         writeFade(from: from, milliseconds: Self.seekFadeMilliseconds)
@@ -456,11 +458,11 @@ final class PlaybackEngine: AudioSinkDelegate {
         return target.frame
     }
 
-    private func reportHeard() {
+    private func reportHeard(position reportsPosition: Bool = true) {
         guard mode != .idle, decoder != nil, sink.format != nil else { return }
         let ranges = map.takeHeard(upTo: sink.playedFrames)
         if !ranges.isEmpty { onHeard(ranges) }
-        if let position = heardPosition { onEvent(.heard(positionFrame: position)) }
+        if reportsPosition, let position = heardPosition { onEvent(.heard(positionFrame: position)) }
     }
 
     private func frames(milliseconds: Int) -> Int { max(1, sampleRate * milliseconds / 1000) }

@@ -11,7 +11,9 @@ struct CommandRunner {
     func run(_ command: String) -> ExitStatus {
         do {
             switch command {
-            case "status": return try daemonOrOffline(.status, offline: { try Offline(invocation).status() }, print: Output.status)
+            case "status":
+                try expectWords(atMost: 0)
+                return try daemonOrOffline(.status, offline: { try Offline(invocation).status() }, print: Output.status)
             case "play":
                 try expectWords(atMost: 1)
                 return try daemon(.play(session: invocation.words.first), print: Output.status)
@@ -26,6 +28,7 @@ struct CommandRunner {
                 }
                 return try daemon(.volume(level: level), print: Output.status)
             case "dismiss":
+                try expectWords(atMost: 0)
                 var notice: Int?
                 if let text = invocation.flags["--notice"] {
                     guard let id = DecimalText.wholeNumber(text) else { throw UsageError("--notice needs a notice number (see status)") }
@@ -50,7 +53,8 @@ struct CommandRunner {
                 return try daemon(.screenshot(path: absolute), print: { "Saved \(ScreenshotReport(json: $0)?.path ?? absolute)" })
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
-                return try daemon(.say(text: invocation.words.joined(separator: " ")), print: { _ in "" })
+                let text = invocation.words.joined(separator: " ")
+                return try daemon(.say(text: text), print: { _ in "Said through the box: \(TerminalText.safe(text))" })
             case "downloads":
                 try expectWords(atMost: 0)
                 return try daemonOrOffline(.downloads(.list), offline: { try Offline(invocation).downloads() }, print: Output.downloads)
@@ -63,8 +67,11 @@ struct CommandRunner {
             case "timer":
                 switch invocation.words.first {
                 case nil: return try daemon(.timer(.show), print: Output.timer)
-                case "stop": return try daemon(.timer(.stop), print: Output.timer)
+                case "stop":
+                    try expectWords(atMost: 1)
+                    return try daemon(.timer(.stop), print: { _ in "Breathing timer stopped." })
                 case "start":
+                    try expectWords(atMost: 1)
                     var minutes: Int?
                     if let text = invocation.flags["--minutes"] {
                         guard let value = DecimalText.wholeNumber(text) else { throw UsageError("--minutes takes a whole number from 1 to 60") }
@@ -107,8 +114,10 @@ struct CommandRunner {
                 }
                 return try daemon(.favorite(session: invocation.words[1], add: invocation.words[0] == "add"), print: Output.session)
             default:
-                throw UsageError("unknown command \"\(command)\"")
+                throw UnknownCommand(name: command)
             }
+        } catch let error as UnknownCommand {
+            fail("unknown command \"\(TerminalText.safe(error.name))\"\nTry 'stillroomctl --help' for the commands.", .usage)
         } catch let error as UsageError {
             fail("\(error.message)\nTry 'stillroomctl \(command) --help'.", .usage)
         } catch let error as OfflineError {
@@ -140,6 +149,7 @@ struct CommandRunner {
         case nil:
             return try daemonOrOffline(.reminder(.show), offline: { try Offline(invocation).reminder() }, print: Output.reminder)
         case "off":
+            try expectWords(atMost: 1)
             return try daemon(.reminder(.off), print: Output.reminder)
         case "set":
             guard invocation.words.count == 2 else { throw UsageError("usage: stillroomctl reminder set HH:MM [--days mon,tue…] [--style chime|glow] [--quiet HH:MM-HH:MM]") }
@@ -158,6 +168,7 @@ struct CommandRunner {
 
     private func historyCommand() throws -> ExitStatus {
         let view = invocation.words.first ?? "month"
+        try expectWords(atMost: 1)
         switch view {
         case "month":
             var month: CivilMonth?
@@ -173,6 +184,9 @@ struct CommandRunner {
             guard let format = ControlCommand.HistoryExportFormat(rawValue: text) else { throw UsageError("--format takes json or csv, got \"\(text)\"") }
             return try historyFromDaemonOrOffline(.export(format), print: { HistoryExportReport(json: $0).text })
         case "delete":
+            if invocation.flags["--run"] != nil && invocation.flags["--all"] != nil {
+                throw UsageError("history delete takes --run ID or --all --yes, not both")
+            }
             if let run = invocation.flags["--run"] {
                 guard let id = DecimalText.wholeNumber(run) else { throw UsageError("--run takes a run number (see history recent)") }
                 return try daemon(.history(.deleteRun(id)), print: { Output.historyDeleted($0, run: id) })
@@ -286,6 +300,11 @@ struct CommandRunner {
         case .failed, .busy: return .failed
         }
     }
+}
+
+/// A command stillroomctl does not have (its own help is the one to read, not the unknown command's).
+struct UnknownCommand: Error {
+    let name: String
 }
 
 /// `seek +30`, `seek -15`, `seek 4:30`, `seek 1:02:03`.

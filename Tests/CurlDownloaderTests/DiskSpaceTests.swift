@@ -38,7 +38,7 @@ enum SmallTmpfs {
         #expect(shortage.missingBytes == 60_000)
         #expect(harness.server.requests(for: "/remote/rain.mp3").isEmpty)
         let reason = try #require(harness.status(H.rain)?.failure?.reason)
-        #expect(reason == "Not enough free space: 60.0 kB more is needed (200.0 kB for the download and 10.0 kB kept free; 150.0 kB is free).")
+        #expect(reason == "Not enough free space: 60.0 kB more is needed (200.0 kB for the download and 10.0 kB kept free; 150.0 kB free now).")
         harness.expectConsistent()
     }
 

@@ -58,3 +58,14 @@ import Testing
         ])
     }
 }
+
+/// The full card's sentence reads as English at zero too ("0 bytes is free" it said).
+@Suite struct SpaceShortageWordsTests {
+    @Test func aCardWithNoRoomLeftSaysSo() {
+        let none = DownloadFailure.diskFull(SpaceShortage(neededBytes: 210_000, availableBytes: 0, reserveBytes: 10_000)).reason
+        #expect(none.hasSuffix("kept free; the card has no room left)."), "\(none)")
+        #expect(!none.contains("0 bytes"))
+        let some = DownloadFailure.diskFull(SpaceShortage(neededBytes: 210_000, availableBytes: 1, reserveBytes: 10_000)).reason
+        #expect(some.hasSuffix("1 byte free now)."), "\(some)")
+    }
+}

@@ -126,7 +126,8 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
         case .diskFull(let shortage):
             var text = "Not enough free space: \(ByteCountText.text(shortage.missingBytes)) more is needed"
             text += " (\(ByteCountText.text(shortage.neededBytes - shortage.reserveBytes)) for the download"
-            text += " and \(ByteCountText.text(shortage.reserveBytes)) kept free; \(ByteCountText.text(shortage.availableBytes)) is free)."
+            text += " and \(ByteCountText.text(shortage.reserveBytes)) kept free; "
+                + (shortage.availableBytes <= 0 ? "the card has no room left)." : "\(ByteCountText.text(shortage.availableBytes)) free now).")
             return text
         case .cannotWrite(let detail):
             return "The download could not be saved (\(detail))."
