@@ -74,6 +74,27 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Whether this is the disk-full error (SQLITE_FULL).
     public var isDiskFull: Bool { kind == .diskFull }
 
+    /// What went wrong in words for the person at the box or the CLI: no SQLite message, no codes (those
+    /// are for the journal: `description`). docs/control.md, "Words, not values".
+    public var inWords: String {
+        switch kind {
+        case .diskFull: "the memory card is full"
+        case .readOnly: "the memory card cannot be written (it is read-only)"
+        case .busy: "the saved data was busy; try again in a moment"
+        case .corrupt: "the saved data is damaged (stillroomctl doctor says what to do)"
+        case .notADatabase: "the saved data file is not one the box can read"
+        case .constraint, .invalidArgument: "the value cannot be kept"
+        case .cannotOpen: "the saved data cannot be opened"
+        case .ioError: "the memory card failed to read or write"
+        case .schemaTooNew: "the saved data is from a newer version of the box's software"
+        case .schemaMismatch: "the saved data is from another version of the box's software"
+        case .invalidData: "a saved value cannot be read"
+        case .moveAsideFailed: "the damaged saved data could not be set aside"
+        case .fileRemovalFailed: "a set-aside copy of damaged data could not be removed"
+        case .closed, .other: "the saved data could not be written (the log says more: journalctl -u stillroom)"
+        }
+    }
+
     public var description: String {
         let lead: String
         switch kind {

@@ -109,7 +109,8 @@ extension Daemon {
                     return .failure(ControlError(.notFound, "no open notice \(id); see stillroomctl status"))
                 }
             } catch {
-                return .failure(ControlError(.failed, "notice \(id) stays open: its dismissal could not be saved (\(error))"))
+                logger.error("notice \(id): dismissal not saved: \(error)")
+                return .failure(ControlError(.failed, "notice \(id) stays open: its dismissal could not be saved (\(storageWords(error)))"))
             }
             return .success(statusJSON())
         }
@@ -127,7 +128,8 @@ extension Daemon {
                     _ = try store.removeFavorite(sessionID: session.id.rawValue)
                 }
             } catch {
-                return .failure(ControlError(.failed, "the favourite was not saved: \(error)"))
+                logger.error("favourite: not saved: \(error)")
+                return .failure(ControlError(.failed, "the favourite was not saved: \(storageWords(error))"))
             }
             return .success(sessionSummary(session).json)
         }

@@ -16,7 +16,7 @@ extension Daemon {
             check("database", findings.isEmpty, findings.isEmpty ? "quick_check ok" : findings.prefix(3).joined(separator: "; "),
                   fix: "stop stillroomd; the next start moves the damaged file aside and starts fresh")
         } catch {
-            check("database", false, "\(error)", fix: "check the data folder's disk and permissions")
+            check("database", false, storageWords(error), fix: "check the data folder's disk and permissions; journalctl -u stillroom has SQLite's own words")
         }
         checks.append(storageCheck())
         let storage = DataStorageVerdict.of(options.dataDirectory)

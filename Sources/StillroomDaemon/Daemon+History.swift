@@ -59,7 +59,8 @@ extension Daemon {
                 feed(.runsDeleted(run: nil)) // the run in progress goes too; listening from now on starts a new one
             }
         } catch {
-            return .failure(ControlError(.failed, "history not deleted: \(error)"))
+            logger.error("practice history: not deleted: \(error)")
+            return .failure(ControlError(.failed, "history not deleted: \(storageWords(error))"))
         }
         logger.notice("practice history: " + (run.map { "run \($0) deleted" } ?? "all \(count) runs deleted"))
         var removedCopies: [String] = []
@@ -68,7 +69,7 @@ extension Daemon {
                 removedCopies = try removeSetAsideCopies()
             } catch {
                 return .failure(ControlError(.failed, "the history was deleted, but the damaged copies of the database set aside "
-                    + "earlier could not be removed and still hold older history: \(error)"))
+                    + "earlier could not be removed and still hold older history: \(storageWords(error))"))
             }
         }
         purgePending = true

@@ -105,7 +105,8 @@ extension Daemon {
         do {
             try store.setReminderPreference(preference)
         } catch {
-            return .failure(ControlError(.failed, "the reminder was not saved: \(error)"))
+            logger.error("reminder: not saved: \(error)")
+            return .failure(ControlError(.failed, "the reminder was not saved: \(storageWords(error))"))
         }
         feed(.reminderChosen(preference))
         logger.info("reminder: \(preference.enabled ? "at \(Settings.clock(preference.minuteOfDay))" : "off")")

@@ -68,7 +68,8 @@ extension Daemon {
                 }
                 return (opened.store, nil)
             } catch {
-                problem = "the database \(path) cannot be opened for writing: \(error)"
+                logger.error("database: \(path) cannot be opened for writing: \(error)")
+                problem = "the database \(path) cannot be opened for writing: \(storageWords(error))"
             }
         }
         logger.error("storage: \(problem!); nothing can be saved until this is put right")

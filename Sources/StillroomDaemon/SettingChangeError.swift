@@ -1,5 +1,6 @@
 import SQLiteStore
 import StillroomCore
+import SystemCalls
 
 /// Why a setting did not change: the value is not one the key takes, or the store could not save it
 /// (a full card). Either way the setting keeps its value, in memory and on the card.
@@ -12,10 +13,19 @@ enum SettingChangeError: Error, CustomStringConvertible {
         case .refused(let error):
             return error.message
         case .notSaved(let key, let kept, let error):
-            let why = error.isDiskFull ? "the card is full, so the new value could not be saved" : "the new value could not be saved"
-            return "\(key) stays \(kept): \(why) (\(error))"
+            return "\(key) stays \(kept): the new value could not be saved (\(error.inWords))"
         }
     }
 
     var description: String { message }
+}
+
+/// A failure of the store, or of the file system under it, in words for people (`StoreError.inWords`, a
+/// system error's reason); the journal keeps the codes.
+func storageWords(_ error: any Error) -> String {
+    switch error {
+    case let error as StoreError: error.inWords
+    case let error as SystemError: error.reason
+    default: "\(error)"
+    }
 }

@@ -94,8 +94,17 @@ import Testing
         #expect(harness.ctl("play").status == 0)
         let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") && (ControlJSON.number("position", in: $0) ?? 0) >= 8 }
         #expect(playing.contains("\"session\":\"long\""))
-        // A change that cannot be kept is refused, not claimed.
-        #expect(harness.ctl("favorite", "add", "long").status != 0)
+        // A change that cannot be kept is refused, not claimed, and in words: no SQLite message, no codes.
+        for change in [["favorite", "add", "long"], ["volume", "20"], ["settings", "set", "headphones-cap", "40"],
+                       ["reminder", "set", "21:00"], ["dismiss", "--notice", "1"]] {
+            let refused = harness.ctl(change)
+            #expect(refused.status != 0, "\(change): \(refused)")
+            for jargon in ["readonly database", "[code", "extended", "settings.set", "SQLITE", "StoreError"] {
+                #expect(!refused.stderr.contains(jargon), "\(change): \(refused.stderr)")
+            }
+        }
+        #expect(harness.ctl("volume", "20").stderr.contains("volume stays 35: the new value could not be saved (the memory card cannot "
+                                                              + "be written (it is read-only))"))
         harness.stop()
 
         // The CLI with the daemon down reads the read-only database too; it does not claim there is none.
