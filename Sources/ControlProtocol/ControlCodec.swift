@@ -82,19 +82,23 @@ public enum ControlCodec {
         Array(json(value).utf8) + [0x0A]
     }
 
-    /// Compact JSON text of a value. The encoder escapes C0 controls; DEL and the C1 controls (which some
-    /// terminals obey) are escaped here too, so no control character of any content reaches a terminal or
-    /// a log through a protocol line. They can only occur inside strings, where `\u007F` is the same text.
+    /// Compact JSON text of a value. The encoder escapes C0 controls; DEL, the C1 controls (which some
+    /// terminals obey) and the bidi controls are escaped here too (`isTerminalHazard`), so none of any
+    /// content reaches a terminal or a log raw through a protocol line. They can only occur inside strings,
+    /// where `\u202E` is the same text.
     public static func json(_ value: JSONValue, pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "null" }
         let text = String(decoding: data, as: UTF8.self)
-        guard text.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return text }
+        // C0 is the encoder's (and a pretty line's own newlines are not in a string): DEL and up are left.
+        func hazard(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x7F && isTerminalHazard(scalar) }
+        guard text.unicodeScalars.contains(where: hazard) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
-                escaped.append(contentsOf: "\\u00\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
+            if hazard(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - hex.count) + hex)".unicodeScalars)
             } else {
                 escaped.append(scalar)
             }

@@ -1,8 +1,11 @@
+import StillroomCore
+
 /// Text made safe for a terminal. What stillroomctl prints comes partly from content (transcripts, titles,
 /// licences, download errors) and from the daemon's messages, which may echo it; an ESC there could recolour
-/// or clear the screen, retitle the window or, on some terminals, answer back with keystrokes. Every
-/// control character (C0, DEL, C1) is shown escaped, `\u{001B}`, as the content problem messages show them;
-/// only newline, tab and the CR of a CRLF (the CSV export's line ends) pass as they are.
+/// or clear the screen, retitle the window or, on some terminals, answer back with keystrokes; a bidi
+/// override (U+202E) could make a line read as something it is not. Every such character
+/// (`isTerminalHazard`: C0, DEL, C1, the bidi controls) is shown escaped, `\u{001B}`, as the content
+/// problem messages show them; only newline, tab and the CR of a CRLF (the CSV export's line ends) pass.
 enum TerminalText {
     static func safe(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)
@@ -20,8 +23,5 @@ enum TerminalText {
         return String(result)
     }
 
-    /// C0 controls, DEL and C1 controls (Unicode general category Cc).
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool { isTerminalHazard(scalar) }
 }

@@ -8,12 +8,16 @@ import Testing
 /// characters to the terminal.
 @Suite struct TranscriptCommandTests {
     /// ESC (a colour, a screen clear), BEL, DEL and C1's CSI: what a hostile or broken transcript may hold.
-    static let hostileCue = "Breathe \u{1B}[31min\u{1B}[2J\u{07} and\u{7F} out\u{9B}1m."
+    static let hostileCue = "Breathe \u{1B}[31min\u{1B}[2J\u{07} and\u{7F} out\u{9B}1m. \u{202E}tuo dna ni\u{202C}\u{2066}."
     static let hostileTranscript = "WEBVTT\n\n00:00.000 --> 00:01.500\n\(hostileCue)\n\n00:01.500 --> 00:03.000\nStill rising.\n"
 
-    /// Only newline and tab among the control characters (C0, DEL, C1).
+    /// Only newline and tab among the control characters (C0, DEL, C1) and none of the bidi controls.
     static func expectNoControlCharacters(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let found = text.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
+        let bidi: [ClosedRange<UInt32>] = [0x061C...0x061C, 0x200E...0x200F, 0x2028...0x202E, 0x2066...0x2069]
+        let found = text.unicodeScalars.filter { scalar in
+            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+                || bidi.contains { $0.contains(scalar.value) }
+        }
         #expect(found.isEmpty, "\(what) wrote \(found.map { String($0.value, radix: 16) }) to the terminal", sourceLocation: sourceLocation)
     }
 
@@ -54,7 +58,8 @@ import Testing
         let text = harness.ctl("transcript", "sweep")
         #expect(text.status == 0)
         Self.expectNoControlCharacters(text.stdout, "transcript")
-        #expect(text.stdout.hasPrefix("  0:00  Breathe \\u{001B}[31min\\u{001B}[2J\\u{0007} and\\u{007F} out\\u{009B}1m.\n"), "\(text.stdout)")
+        #expect(text.stdout.hasPrefix("  0:00  Breathe \\u{001B}[31min\\u{001B}[2J\\u{0007} and\\u{007F} out\\u{009B}1m. "
+                                      + "\\u{202E}tuo dna ni\\u{202C}\\u{2066}.\n"), "\(text.stdout)")
         // JSON keeps the text exactly (escaped the JSON way), and is safe on a terminal too.
         let json = harness.ctl("transcript", "sweep", "--json")
         Self.expectNoControlCharacters(json.stdout, "transcript --json")

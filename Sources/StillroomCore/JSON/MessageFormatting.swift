@@ -18,7 +18,7 @@ func quotedForMessage(_ value: String, limit: Int = 48) -> String {
         case "\r": rendered += "\\r"
         case "\t": rendered += "\\t"
         default:
-            if isControl(scalar) {
+            if isTerminalHazard(scalar) {
                 rendered += "\\u{\(hexDigits(scalar.value, width: 4))}"
             } else {
                 rendered.unicodeScalars.append(scalar)
@@ -39,6 +39,17 @@ func scalarName(_ scalar: Unicode.Scalar) -> String {
 /// Unicode general category Cc: C0 controls, DEL and C1 controls.
 func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+}
+
+/// Never written raw to a terminal or a log: the control characters (C0, DEL, C1: some terminals obey
+/// C1), the bidirectional formatting characters, which reorder what follows on the line and can make a
+/// transcript or an error read as something else ("Trojan Source": U+202A–U+202E, U+2066–U+2069,
+/// U+200E, U+200F, U+061C), and the line and paragraph separators, which some terminals break on.
+public func isTerminalHazard(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F..<0xA0, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+    default: false
+    }
 }
 
 /// True when `text` holds a control character (line breaks and tabs included).
