@@ -13,7 +13,7 @@ extension Interface {
             return [.changeSetting(key: "spoken-labels", value: on ? "on" : "off"),
                     .announce(on ? "Spoken labels on." : "Spoken labels off.")]
         case .keyDescriber:
-            return isDescribing ? stopDescriber("Key describer off. The controls work again.") : startDescriber(now: now)
+            return isDescribing ? stopDescriber("Key describer off. The controls work again.", model: model, now: now) : startDescriber(now: now)
         case .guide:
             var effects: [InterfaceEffect] = [.announce(Guide.text(Guide.page(self, model)))]
             if isDescribing { // the guide is a touch too: the describer's minute starts again
@@ -33,9 +33,10 @@ extension Interface {
                     + "Hold BACK and PLAY for 2 seconds to turn it off; it turns itself off after a minute without a touch.")]
     }
 
-    mutating func stopDescriber(_ text: String) -> [InterfaceEffect] {
+    /// The describer's end counts as a touch for the dimming, which waited while it was on.
+    mutating func stopDescriber(_ text: String, model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         describerTouchedAt = nil
-        return [.cancelTimer(.describer), .announce(text)]
+        return [.cancelTimer(.describer), .announce(text)] + (power == .on ? scheduleDimming(model, now: now) : [])
     }
 
     /// With the key describer on: says what `action` would do here, now, and does nothing else (the screen

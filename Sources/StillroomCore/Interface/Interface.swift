@@ -254,7 +254,10 @@ public struct Interface: Equatable, Sendable {
             guard now >= preview.commitAt else { return [.scheduleTimer(.seekCommit, at: preview.commitAt)] }
             return commitSeek(model)
         case .dim:
-            guard power == .on else { return [] }
+            // While the key describer is on, the screen stays as it is: someone exploring the controls by
+            // touch must not find them changed under their fingers (the idle face makes BACK act at its
+            // press, so a chord began as "home"). The dimming starts again when the describer stops.
+            guard power == .on, !isDescribing else { return [] }
             power = .dim
             var effects: [InterfaceEffect] = [.setScreenPower(.dim)]
             if !model.player.isPlaying && model.breathingTimer == nil && screen != .idle {
@@ -267,9 +270,9 @@ public struct Interface: Equatable, Sendable {
             guard now >= touched + Self.describerTimeout else {
                 return [.scheduleTimer(.describer, at: touched + Self.describerTimeout)]
             }
-            return stopDescriber("A minute without a touch: key describer off. The controls work again.")
+            return stopDescriber("A minute without a touch: key describer off. The controls work again.", model: model, now: now)
         case .dark:
-            guard power != .off else { return [] }
+            guard power != .off, !isDescribing else { return [] }
             power = .off
             var effects: [InterfaceEffect] = [.setScreenPower(.off)]
             if !model.player.isPlaying && model.breathingTimer == nil && screen != .idle {

@@ -84,6 +84,39 @@ import Testing
         #expect(box.interface.isDescribing)
     }
 
+    /// With the key describer on, the screen neither dims nor goes back to the idle face (where BACK acts
+    /// at its press), and the chord that turns it off is said as that alone: not first as "BACK, held and
+    /// let go: home". When it is off, the dimming starts again.
+    @Test func theDescriberKeepsTheScreenAndItsChordIsSaidAsTheChordAlone() {
+        var box = started()
+        var now = start + .seconds(1)
+        func chord() -> [InterfaceEffect] {
+            var said = interfaceEffects(box.handle(press(.back), now: now, wall: 0))
+            let joined = box.handle(press(.play), now: now + .milliseconds(50), wall: 0)
+            said += interfaceEffects(joined)
+            if case .gestureTimer(at: let due?) = joined.first { said += interfaceEffects(box.handle(.gestureTimer, now: due, wall: 0)) }
+            said += interfaceEffects(box.handle(.input(.button(.back, .released(long: true))), now: now + .seconds(3), wall: 0))
+            said += interfaceEffects(box.handle(.input(.button(.play, .released(long: true))), now: now + .seconds(3), wall: 0))
+            now = now + .seconds(3)
+            return said
+        }
+        _ = chord()
+        #expect(box.interface.isDescribing)
+        let screen = box.interface.screen
+        // The dim and dark timers come while it is on (armed by the last touch): nothing changes.
+        #expect(interfaceEffects(box.handle(.interfaceTimer(.dim), now: now + .seconds(30), wall: 0)).isEmpty)
+        #expect(interfaceEffects(box.handle(.interfaceTimer(.dark), now: now + .seconds(40), wall: 0)).isEmpty)
+        #expect(box.interface.screen == screen && box.interface.screen != .idle && !box.interface.isDark)
+        now = now + .seconds(45)
+        let said = chord().compactMap { if case .announce(let text) = $0 { text } else { nil } }
+        #expect(said == ["Key describer off. The controls work again."], "\(said)")
+        #expect(!box.interface.isDescribing)
+        #expect(box.interface.screen == screen)
+        // Off: the screen dims again in its own time.
+        let dimmed = interfaceEffects(box.handle(.interfaceTimer(.dim), now: now + .seconds(600), wall: 0))
+        #expect(dimmed.contains(.setScreenPower(.dim)), "\(dimmed)")
+    }
+
     @Test func aCompletedGestureStopsAReading() {
         var box = started()
         let now = start + .seconds(1)

@@ -110,23 +110,30 @@ func changedAnything(_ box: InterfaceDriver) -> [InterfaceEffect] {
         #expect(box.recent.contains(.toggle))
     }
 
-    @Test func itWorksWithTheScreenDarkAndLeavesItDark() {
+    /// While it is on the screen stays as it was (it dimmed and went dark before, and a screen gone back
+    /// to the idle face changed what BACK does under the fingers): the controls described are the ones the
+    /// screen shows. Off, the screen dims in its own time again.
+    @Test func itKeepsTheScreenAsItIsWhileOn() {
         let box = playing()
         box.describerChord() // BACK's press lit the screen
-        // Touches every 50 s keep the describer on; they are not touches for the screen, which goes dark.
+        // Touches every 50 s keep the describer on, far past the dim and dark delays.
         for _ in 0..<3 {
             box.advance(by: .seconds(50))
             box.press(.play)
         }
-        #expect(box.interface.isDark)
+        #expect(!box.interface.isDark)
+        #expect(box.interface.screen == .player)
         box.mark()
         box.press(.knob)
-        #expect(said(box) == ["The knob's press: opens the transcript; in the dark, the first touch only lights the screen."])
+        #expect(said(box) == ["The knob's press: opens the transcript."])
         box.mark()
         box.press(.play)
         #expect(said(box) == ["PLAY: pauses Steady breath."])
         #expect(changedAnything(box).isEmpty, "\(changedAnything(box))")
-        #expect(box.interface.isDark)
+        box.advance(by: .seconds(61))
+        #expect(!box.interface.isDescribing)
+        box.advance(by: .seconds(600))
+        #expect(box.interface.isDark, "the screen never went dark after the describer")
     }
 
     @Test func theSettingsRowTurnsItOn() {
