@@ -17,7 +17,15 @@ extension Daemon {
         var backends: [InputBackend] = []
         switch options.input {
         case .terminal:
-            backends = [TerminalInput(loop: loop, board: board, fd: terminalFD)]
+            let terminal = TerminalInput(loop: loop, board: board, fd: terminalFD)
+            // The simulator's terminal closed: nobody can press a key or Ctrl-C any more, and a daemon left
+            // running would hold the data folder (the next `scripts/run` was refused). A clean stop.
+            terminal.onHangUp = { [unowned self] in
+                logger.notice("input: the terminal closed; stopping")
+                notifier.stopping()
+                loop.stop()
+            }
+            backends = [terminal]
         case .gpio, .evdev:
             let kinds = board.backends
             guard kinds.contains(.gpio) || kinds.contains(.evdev) || kinds.contains(.alsa) else {

@@ -10,10 +10,16 @@ import SystemCalls
 /// `start` puts the terminal in raw mode (no echo, no line editing; Ctrl-C still stops the daemon
 /// through its signalfd) and restores it on `stop`, at exit, and on a crash; `TerminalInput.restoreTerminal()`
 /// is there for the daemon's shutdown path too. When the input is not a terminal (keys piped in from a
-/// file or a test) it is read as it is, with no mode change. At end of input it stops reading.
+/// file or a test) it is read as it is, with no mode change. At end of input it stops reading; when the
+/// input was a terminal, its end is the terminal closing (the window shut, the SSH session gone), and
+/// `onHangUp` says so: the simulator then stops, as a program in that terminal would.
 public final class TerminalInput: InputBackend {
     public let name = "terminal"
     public var onNotice: ((InputNotice) -> Void)?
+    /// The terminal it read closed (EOF or an error on a tty; a pipe's end is only the end of keys).
+    public var onHangUp: (() -> Void)?
+    /// The input was a terminal at start (after a hang-up the descriptor may no longer say so).
+    private var wasTerminal = false
 
     private let loop: EventLoop
     private let fd: Int32
@@ -47,6 +53,7 @@ public final class TerminalInput: InputBackend {
             if mapper.jack { handler(.jack(connected: mapper.jackConnected)) }
             return
         }
+        wasTerminal = isatty(fd) == 1
         if isatty(fd) == 1 {
             guard stillroom_terminal_enter_raw(fd) == 0 else {
                 throw InputError(.failed, "terminal: cannot set raw mode on fd \(fd): \(SystemError("tcsetattr").reason)")
@@ -95,15 +102,18 @@ public final class TerminalInput: InputBackend {
         let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
         if count < 0 {
             if errno == EAGAIN { return }
-            onNotice?(InputNotice(.warning, "terminal: read failed: \(SystemError("read").reason); keys are off"))
+            let reason = SystemError("read").reason
             watch?.cancel()
             watch = nil
+            if wasTerminal, let onHangUp { return onHangUp() }
+            onNotice?(InputNotice(.warning, "terminal: read failed: \(reason); keys are off"))
             return
         }
         if count == 0 {
-            onNotice?(InputNotice(.info, "terminal: end of input; keys are off"))
             watch?.cancel()
             watch = nil
+            if wasTerminal, let onHangUp { return onHangUp() }
+            onNotice?(InputNotice(.info, "terminal: end of input; keys are off"))
             return
         }
         let now = loop.now
