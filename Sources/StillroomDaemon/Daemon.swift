@@ -150,7 +150,7 @@ public final class Daemon {
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         startTimeline.mark("catalog", at: StartClock.now())
         settings = Self.loadSettings(store: store, logger: logger)
-        engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop), logger: logger,
+        engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop, logger: logger), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
                                 rememberLength: { [store] path, frames in Self.rememberLength(path, frames: frames, store: store) })
         checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
@@ -354,14 +354,26 @@ public final class Daemon {
         return player
     }
 
-    private static func makeSink(_ options: DaemonOptions, loop: EventLoop) -> AudioSink {
+    private static func makeSink(_ options: DaemonOptions, loop: EventLoop, logger: Logger) -> AudioSink {
         // "paced" is the simulator's speaker; "paced:4" plays four times faster than the loop's clock (which
         // `--time-warp` already speeds up: there plain "paced" keeps audio in step with every timer).
         if options.audioDevice == "paced" { return PacedSink(loop: loop) }
         if options.audioDevice.hasPrefix("paced:"), let speed = Double(options.audioDevice.dropFirst(6)), speed > 0 {
             return PacedSink(loop: loop, speed: speed)
         }
-        return ALSASink(device: options.audioDevice, loop: loop)
+        let alsa = ALSASink(device: options.audioDevice, loop: loop)
+        guard options.audioFallsBackToPaced else { return alsa }
+        // The simulator on a desktop: heard when ALSA's default device opens (tried once, at the usual rate).
+        do {
+            try alsa.open(format: AudioFormat(sampleRate: 44_100))
+            alsa.close()
+            logger.notice("audio: playing through ALSA's \(options.audioDevice) device (--audio-device paced for a silent fake speaker)")
+            return alsa
+        } catch {
+            logger.notice("audio: ALSA's \(options.audioDevice) device cannot be opened (\(error)); playing on the paced fake "
+                + "speaker instead, silently (--audio-device NAME for another ALSA device)")
+            return PacedSink(loop: loop)
+        }
     }
 
     /// Caches a length the engine measured (a downloaded recording), keyed by size and mtime.

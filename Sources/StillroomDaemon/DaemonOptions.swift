@@ -20,6 +20,9 @@ public struct DaemonOptions: Equatable, Sendable {
     public var contentDirectory = "/usr/share/stillroom/content"
     public var boardFile = "/etc/stillroom/board.conf"
     public var audioDevice = "default"
+    /// The simulator's own choice (no `--audio-device`): ALSA's default device when it opens, so a person
+    /// trying the box on a desktop hears it; else the paced fake speaker, said in the log.
+    public var audioFallsBackToPaced = false
     /// Where the sound cards' device nodes appear: while the output is lost, a change there tries it again.
     public var soundDeviceDirectory = "/dev/snd"
     public var display: DisplaySpec = .drm()
@@ -201,8 +204,12 @@ public struct DaemonOptions: Equatable, Sendable {
         if !explicit.contains("--display") { display = .png(path: ".sim/screen.png", size: DisplaySpec.defaultPNGSize) }
         if !explicit.contains("--input") { input = .terminal }
         if !explicit.contains("--socket") { socketPath = ".sim/control.sock" }
-        // A paced fake speaker works on any machine; `--audio-device default` plays through the desktop's ALSA.
-        if !explicit.contains("--audio-device") { audioDevice = "paced" }
+        // The desktop's speaker when ALSA's default device opens, else the paced fake speaker (which works on
+        // any machine). Under a time warp always the fake: real audio keeps real time.
+        if !explicit.contains("--audio-device") {
+            audioDevice = timeWarp == 1 ? "default" : "paced"
+            audioFallsBackToPaced = timeWarp == 1
+        }
         if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
         // A desktop's own Wi-Fi is not the box's: the simulator follows none unless told.
         if !explicit.contains("--wifi-control") { wifiControlDirectory = nil }

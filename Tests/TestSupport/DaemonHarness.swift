@@ -7,7 +7,8 @@ public final class DaemonHarness {
     public let content: String
     public var daemon: Subprocess?
     public var extraArguments: [String]
-    /// The daemon's `--audio-device` ("paced" plays in real time; "paced:8" eight times faster).
+    /// The daemon's `--audio-device` ("paced" plays in real time; "paced:8" eight times faster; empty: none
+    /// given, the daemon's own choice).
     public var daemonAudioDevice = "paced"
     /// A command the daemon runs under (for example `unshare --net`).
     public var wrapper: [String] = []
@@ -34,7 +35,7 @@ public final class DaemonHarness {
 
     public var daemonArguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
-         "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
+         "--socket", socketPath] + (daemonAudioDevice.isEmpty ? [] : ["--audio-device", daemonAudioDevice]) + extraArguments
     }
 
     /// Starts the daemon and waits for READY=1. With `keys`, its stdin is a pipe (`typeKeys`).
