@@ -75,7 +75,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --time-warp N         run the clocks N times fast (simulated devices only: paced audio,
                                 png or no display, terminal or no input, no downloads)
           --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal,
-                                a paced fake speaker (add --audio-device default to hear it)
+                                ALSA's default device if it opens, else a silent paced fake speaker
           --verbose             log debug lines too
           --help                show this text
           --version             show versions of the program and its libraries

@@ -23,11 +23,11 @@ do {
 }
 
 guard let command = invocation.command else {
-    write(Help.text)
+    write(CommandLineHelp.text)
     exit(invocation.help ? 0 : ExitStatus.usage.rawValue)
 }
 if invocation.help {
-    guard let text = Help.commands[command] else { fail("unknown command \"\(command)\"\nTry 'stillroomctl --help'.", .usage) }
+    guard let text = CommandLineHelp.commands[command] else { fail("unknown command \"\(command)\"\nTry 'stillroomctl --help'.", .usage) }
     write(text)
     exit(0)
 }

@@ -207,7 +207,11 @@ def main():
         journal = box.out("journalctl --header | sed -n 's/^File path: //p' | head -1")
         check(journal.startswith("/run/log/journal/"), "journal file %s" % journal)
         check(box.run("ls /var/log/journal 2>/dev/null | grep -q .")[0] != 0, "a persistent journal exists")
-        return "root: overlay on read-only ext4; data: %s; journal in %s" % (data.split()[0], journal.rsplit("/", 2)[0])
+        # The manual pages (board/man) are installed, whole: the help's first command is in the CLI's page.
+        pages = box.out("ls /usr/share/man/man1/stillroomctl.1 /usr/share/man/man8/stillroomd.8 /usr/share/man/man5/stillroom-board.5 | wc -l")
+        check(pages == "3", "manual pages installed: %s of 3" % pages)
+        check(box.run("grep -q 'fBplay' /usr/share/man/man1/stillroomctl.1")[0] == 0, "stillroomctl(1) has no play command")
+        return "root: overlay on read-only ext4; data: %s; journal in %s; 3 manual pages" % (data.split()[0], journal.rsplit("/", 2)[0])
 
     # ---- the data partition grows to the end of the card -------------------------------------------------
     def data_partition_in_guest(label):

@@ -1,5 +1,6 @@
-enum Help {
-    static let text = """
+/// stillroomctl's help: `--help`, `COMMAND --help`, and its manual page (`ManualPage`), from this one text.
+public enum CommandLineHelp {
+    public static let text = """
         Usage: stillroomctl [--socket PATH] [--data-dir PATH] [--content-dir PATH] [--wifi-control PATH] [--wait SECONDS] [--json] COMMAND [ARGS]
 
         Look after a Stillroom box over SSH. Talks to stillroomd through its control socket; when the
@@ -71,7 +72,7 @@ enum Help {
                      4 no such session/run/notice, 5 permission denied.
         """
 
-    static let commands: [String: String] = [
+    public static let commands: [String: String] = [
         "status": "Usage: stillroomctl status [--json]\nShows state, session, position, duration, output, volume, resume offer, last checkpoint and notices.",
         "play": "Usage: stillroomctl play [ID]\nPlays session ID from the start; without ID takes the resume offer, resumes, or starts the first-boot session.",
         "pause": "Usage: stillroomctl pause\nPauses with a short fade; the place is saved.",
