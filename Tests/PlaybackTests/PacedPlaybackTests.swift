@@ -10,9 +10,10 @@ import Testing
     let sweep = RepositoryPaths.fixture("audio/sweep-3s-44k-mono.mp3")
 
     @Test func pauseReachesSilenceWithinAFadeAndResumesWhereItStopped() throws {
-        let loop = try EventLoop()
+        let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+        let loop = virtual.loop
         let sink = PacedSink(loop: loop, speed: 4, keepsAudio: true)
-        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep, virtual: virtual)
         harness.send(.play(sessionID: "sweep", title: "Sweep"))
         try harness.run(untilHeard: 44_100)
         let heardAtPause = sink.playedFrames
@@ -35,9 +36,10 @@ import Testing
     }
 
     @Test func heardTimeExcludesWhatASeekSkipped() throws {
-        let loop = try EventLoop()
+        let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+        let loop = virtual.loop
         let sink = PacedSink(loop: loop, speed: 8)
-        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep, virtual: virtual)
         harness.send(.play(sessionID: "sweep", title: "Sweep"))
         try harness.run(untilHeard: 22_050)
         harness.send(.seek(toFrame: 110_250)) // skip to 2.5 s
@@ -51,9 +53,10 @@ import Testing
     }
 
     @Test func aLostOutputPausesWithACheckpointAndComesBackPaused() throws {
-        let loop = try EventLoop()
+        let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+        let loop = virtual.loop
         let sink = PacedSink(loop: loop, speed: 4)
-        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep, virtual: virtual)
         harness.send(.play(sessionID: "sweep", title: "Sweep"))
         try harness.run(untilHeard: 22_050)
         sink.simulateLoss("USB audio device removed")
@@ -76,8 +79,9 @@ import Testing
             (directory.file("empty.mp3"), "The recording is an empty file."),
         ]
         for (path, message) in cases {
-            let loop = try EventLoop()
-            let harness = EngineHarness(sink: PacedSink(loop: loop), loop: loop, path: path)
+            let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+            let loop = virtual.loop
+            let harness = EngineHarness(sink: PacedSink(loop: loop), loop: loop, path: path, virtual: virtual)
             harness.send(.play(sessionID: "bad", title: "Bad"))
             guard case .failed(let text) = harness.player.phase else {
                 Issue.record("\(path): expected failed, got \(harness.player.phase)")

@@ -18,9 +18,10 @@ import Testing
     }
 
     @Test func aLabelIsMixedOverTheDuckedRecordingAndTheRecordingComesBack() throws {
-        let loop = try EventLoop()
+        let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+        let loop = virtual.loop
         let sink = PacedSink(loop: loop, speed: 4, keepsAudio: true)
-        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep, virtual: virtual)
         harness.send(.play(sessionID: "long", title: "Long"))
         try harness.run(untilHeard: 44_100) // one second in
         let voice = try EspeakSynthesizer.shared()
@@ -47,9 +48,10 @@ import Testing
     /// The seek's tick (Content/sounds/tick.mp3) over a playing recording: added as it is, at the output's
     /// gain, within what the sink cannot give back; the recording is not ducked for it, before or after.
     @Test func aTickIsAddedOverTheRecordingWithoutDuckingIt() throws {
-        let loop = try EventLoop()
+        let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+        let loop = virtual.loop
         let sink = PacedSink(loop: loop, speed: 4, keepsAudio: true)
-        let harness = EngineHarness(sink: sink, loop: loop, path: sweep)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep, virtual: virtual)
         harness.send(.play(sessionID: "long", title: "Long"))
         try harness.run(untilHeard: 44_100) // one second in
         let tickStereo = try decodeAll(RepositoryPaths.content + "/sounds/tick.mp3")
@@ -76,13 +78,15 @@ import Testing
     }
 
     @Test func withNothingPlayingTheLabelPlaysAlone() throws {
-        let loop = try EventLoop()
+        let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
+        let loop = virtual.loop
         let sink = PacedSink(loop: loop, speed: 4, keepsAudio: true)
         let engine = PlaybackEngine(sink: sink, logger: Logger(threshold: .warning), lengths: { _ in nil }, rememberLength: { _, _ in })
         let voice = try EspeakSynthesizer.shared()
         engine.speak(try voice.synthesize("Stillroom"), rate: voice.sampleRate)
         #expect(engine.isSpeaking)
-        while engine.isSpeaking || sink.queuedFrames > 0 { try loop.runOnce() }
+        let done = try virtual.advance(until: { !engine.isSpeaking && sink.queuedFrames == 0 }, within: .seconds(60))
+        #expect(done, "the label never finished")
         #expect(rms(sink.heardAudio[...]) > 300)
     }
 }

@@ -525,8 +525,12 @@ def main():
         plugged = box.wait_until("headphones seen plugged in",
                                  lambda: (lambda s: s if s.get("headphones") is True else None)(box.status()), 10)
         check(plugged["state"] == "paused", "plugging back in resumed playback")
+        # And it stays paused: a resume that came a moment later would be heard in these 3 s, and seen after.
+        rms, _, _ = box.record(3)
+        check(rms < SILENT_RMS, "sound within 3 s of plugging back in (RMS %.1f)" % rms)
+        check(box.status()["state"] == "paused", "playback resumed by itself after the plug")
         box.ctl("play")
-        return "unplugged → paused (checkpoint written, loopback silent); plugged back → still paused"
+        return "unplugged → paused (checkpoint written, loopback silent); plugged back → still paused, silent 3 s on"
 
     def pause_is_silent():
         status, output = box.ctl("pause")
