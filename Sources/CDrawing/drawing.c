@@ -27,6 +27,9 @@ STILLROOM_DLOPEN_NOTE(stillroom_drawing_note,
     RETURNING(cairo_status_t, cairo_surface_status, (cairo_surface_t *surface), (surface))                   \
     RETURNING(cairo_status_t, cairo_surface_write_to_png, (cairo_surface_t *surface, const char *filename),  \
               (surface, filename))                                                                           \
+    RETURNING(cairo_status_t, cairo_surface_write_to_png_stream,                                             \
+              (cairo_surface_t *surface, cairo_write_func_t write_func, void *closure),                      \
+              (surface, write_func, closure))                                                                \
     VOID(cairo_surface_flush, (cairo_surface_t *surface), (surface))                                         \
     VOID(cairo_surface_destroy, (cairo_surface_t *surface), (surface))                                       \
     RETURNING(const char *, cairo_status_to_string, (cairo_status_t status), (status))                       \

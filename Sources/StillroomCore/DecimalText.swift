@@ -9,6 +9,12 @@ public enum DecimalText {
         return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
+    /// A whole number that may be negative ("-2": the live notices' ids), else as `wholeNumber`.
+    public static func integer(_ text: some StringProtocol) -> Int? {
+        guard text.hasPrefix("-") else { return wholeNumber(text) }
+        return wholeNumber(text.dropFirst()).map { -$0 }
+    }
+
     /// A decimal: digits, optionally a point and more digits ("90", "1.5", "0.25"); 1 to 15 digits in all.
     public static func decimal(_ text: some StringProtocol) -> Double? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

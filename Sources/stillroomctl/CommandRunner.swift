@@ -31,7 +31,7 @@ struct CommandRunner {
                 try expectWords(atMost: 0)
                 var notice: Int?
                 if let text = invocation.flags["--notice"] {
-                    guard let id = DecimalText.wholeNumber(text) else { throw UsageError("--notice needs a notice number (see status)") }
+                    guard let id = DecimalText.integer(text) else { throw UsageError("--notice needs a notice number (see status)") }
                     notice = id
                 }
                 return try daemon(.dismiss(notice: notice), print: Output.status)

@@ -13,6 +13,12 @@ import Testing
         }
     }
 
+    @Test func integersMayBeNegativeAndNothingElse() {
+        #expect(DecimalText.integer("-2") == -2)
+        #expect(DecimalText.integer("7") == 7)
+        for loose in ["--2", "+2", "-", "-0x2", " -2"] { #expect(DecimalText.integer(loose) == nil, "\(loose)") }
+    }
+
     @Test func decimalsHaveAtMostOnePointWithDigitsOnBothSides() {
         #expect(DecimalText.decimal("90") == 90)
         #expect(DecimalText.decimal("1.5") == 1.5)
