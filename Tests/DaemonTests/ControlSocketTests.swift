@@ -111,7 +111,7 @@ import Testing
         #expect(started.stdout.hasPrefix("Breathing timer 4-7-8: 2:5") || started.stdout.hasPrefix("Breathing timer 4-7-8: 3:00"))
         #expect(harness.ctl("status", "--json").stdout.contains("\"state\":\"paused\"")) // silence means silence
         #expect(harness.ctl("timer", "start", "--pattern", "7-11").status == 2)
-        #expect(harness.ctl("timer", "stop").stdout == "No breathing timer running.\n")
+        #expect(harness.ctl("timer", "stop").stdout == "Breathing timer stopped.\n")
         #expect(harness.ctl("timer", "stop").status == 4)
         // What it keeps as practice: BreathingTimerPracticeTests, on virtual time.
         harness.stop()
