@@ -32,6 +32,9 @@ public final class ControlServer {
     static let maximumQueuedBytes = 1 << 20
     /// Long enough for a person typing a request by hand into socat; stillroomctl asks at once.
     public static let idleLimit: Duration = .seconds(30)
+    /// `idleLimit` on this loop's clock: a client's silence is in real time, so under `--time-warp` it is
+    /// that many times longer on the warped clock (else 30 s would be 50 ms at ×600).
+    private let idleLimitOnLoop: Duration
 
     /// Whether a new connection from `peer` may be served beside `clientCount` others: every slot for
     /// root, all but the last for anyone else.
@@ -70,8 +73,10 @@ public final class ControlServer {
         }
     }
 
-    public init(path: String, loop: EventLoop, log: @escaping (String) -> Void, handler: @escaping Handler) throws(ControlSocketError) {
+    public init(path: String, loop: EventLoop, timeWarpFactor: Int64 = 1, log: @escaping (String) -> Void,
+                handler: @escaping Handler) throws(ControlSocketError) {
         self.path = path
+        idleLimitOnLoop = Self.idleLimit * Int(max(1, timeWarpFactor))
         self.loop = loop
         self.log = log
         self.handler = handler
@@ -138,7 +143,7 @@ public final class ControlServer {
     /// Closes the clients that asked nothing for `idleLimit`, and arms the timer for the next one.
     private func closeIdleClients() {
         let now = loop.now
-        for client in clients.values where now - client.lastAsked >= Self.idleLimit {
+        for client in clients.values where now - client.lastAsked >= idleLimitOnLoop {
             log("pid \(client.peer.pid) asked nothing for \(Self.idleLimit.components.seconds) s; disconnected")
             disconnect(client)
         }
@@ -150,7 +155,7 @@ public final class ControlServer {
             idleTimer?.cancel()
             return
         }
-        idleTimer?.schedule(at: earliest + Self.idleLimit)
+        idleTimer?.schedule(at: earliest + idleLimitOnLoop)
     }
 
     /// One error line, then the close: a refused client learns why instead of finding the line dead. The
