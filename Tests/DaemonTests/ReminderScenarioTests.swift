@@ -37,11 +37,20 @@ import Testing
 
     /// A chime reminder at noon, three days running (it chimed on the first day only: every later day was
     /// a silent card that did not wait for the session, and `reminder` showed no next one after a fire).
-    @Test func aChimeReminderChimesEveryDayWaitsForASessionAndAlwaysShowsTheNextDue() throws {
-        let day = 1_790_000_000 / 86_400 * 86_400
+    /// Midnight UTC of the manual clock's day.
+    static let day = 1_790_000_000 / 86_400 * 86_400
+
+    /// The daemon on the bundled content, its clock at `hour`:00 UTC of `day`, started.
+    static func boxInUTC(at hour: Int) throws -> DrivenDaemon {
         let harness = DrivenDaemon(content: RepositoryPaths.content, environment: ["TZ": "UTC0"],
-                                   wallNow: Date(timeIntervalSince1970: Double(day + 11 * 3600)))
+                                   wallNow: Date(timeIntervalSince1970: Double(day + hour * 3600)))
         try harness.start()
+        return harness
+    }
+
+    @Test func aChimeReminderChimesEveryDayWaitsForASessionAndAlwaysShowsTheNextDue() throws {
+        let day = Self.day
+        let harness = try Self.boxInUTC(at: 11)
         defer { harness.stop() }
         #expect(harness.ctl("reminder", "set", "12:00").status == 0)
         func chimes() -> Int { harness.log.components(separatedBy: "reminder: chime").count - 1 }
@@ -74,10 +83,7 @@ import Testing
     /// A silent reminder three evenings running, never seen: one card (there were three), and with spoken
     /// labels on it is said once at the next start (each card was said twice: "Notice: … Notice: …").
     @Test func unseenReminderCardsAreOneCardSaidOnceAtStart() throws {
-        let day = 1_790_000_000 / 86_400 * 86_400
-        let harness = DrivenDaemon(content: RepositoryPaths.content, environment: ["TZ": "UTC0"],
-                                   wallNow: Date(timeIntervalSince1970: Double(day + 20 * 3600)))
-        try harness.start()
+        let harness = try Self.boxInUTC(at: 20)
         defer { harness.stop() }
         #expect(harness.ctl("reminder", "set", "21:30", "--style", "glow").status == 0)
         #expect(harness.ctl("settings", "set", "spoken-labels", "on").status == 0)
