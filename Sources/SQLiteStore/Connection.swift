@@ -81,6 +81,11 @@ final class Connection {
         }
         // Extended codes tell SQLITE_IOERR_FSYNC from SQLITE_IOERR_WRITE in logs.
         _ = sqlite3_extended_result_codes(db, 1) // Only fails on a null handle.
+        guard stillroom_sqlite_harden(db) == 0 else {
+            _ = sqlite3_close_v2(db)
+            throw StoreError.fromSQLite(code: SQLITE_ERROR, operation: operation,
+                                        message: "the connection could not be made defensive (\(path))")
+        }
         return Connection(handle: db, path: path)
     }
 

@@ -65,4 +65,24 @@ import Testing
             try sample.verify(in: opened.store)
         }
     }
+
+    /// Every connection, the writer's and every reader's (stillroomctl as root with the daemon down reads a
+    /// file the daemon's user wrote), is defensive and distrusts the schema: a planted view or trigger cannot
+    /// call a function with side effects, no statement can corrupt the file on purpose.
+    @Test func everyConnectionIsDefensiveAndDistrustsTheSchema() throws {
+        try withSandbox { (sandbox) throws in
+            let store = try sandbox.open().store
+            #expect(stillroom_sqlite_is_hardened(store.connection.handle) == 1, "the writer")
+            // Defensive mode, seen: sqlite_schema cannot be rewritten by hand, writable_schema or not.
+            _ = try? store.connection.run("PRAGMA writable_schema = ON", operation: "attack")
+            #expect(throws: StoreError.self) { try store.connection.run("UPDATE sqlite_schema SET sql = 'x' WHERE name = 'notice'", operation: "attack") }
+            store.close() // the writer holds the file alone
+            let reader = try SQLiteStore.openReadOnly(path: sandbox.path)
+            defer { reader.close() }
+            #expect(stillroom_sqlite_is_hardened(reader.connection.handle) == 1, "a reader")
+        }
+        let empty = try SQLiteStore.openEmptyReadOnly()
+        defer { empty.close() }
+        #expect(stillroom_sqlite_is_hardened(empty.connection.handle) == 1, "the empty one in memory")
+    }
 }
