@@ -101,6 +101,10 @@ extension ControlCommand {
         case "delete":
             if let run = reader.integer("run") { return .deleteRun(run) }
             guard reader.bool("all") == true else { throw invalid("say which: --run ID, or --all --yes") }
+            // The whole history goes for good: the daemon asks for the yes itself, whoever the client is.
+            guard reader.bool("yes") == true else {
+                throw invalid("deleting the whole history needs \"yes\": true (stillroomctl history delete --all --yes)")
+            }
             return .deleteAll
         case let other: throw invalid("unknown history view \"\(other)\"")
         }

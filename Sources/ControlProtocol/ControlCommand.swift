@@ -193,7 +193,7 @@ extension ControlCommand.HistoryRequest {
         case .recent: ["view": "recent"]
         case .export(let format): ["view": "export", "format": .string(format.rawValue)]
         case .deleteRun(let run): ["view": "delete", "run": .number(Double(run))]
-        case .deleteAll: ["view": "delete", "all": true]
+        case .deleteAll: ["view": "delete", "all": true, "yes": true]
         }
     }
 }

@@ -51,7 +51,7 @@ import Testing
         Good("history", ["view": "export"], .history(.export(.json))),
         Good("history", ["view": "export", "format": "csv"], .history(.export(.csv))),
         Good("history", ["view": "delete", "run": 12], .history(.deleteRun(12))),
-        Good("history", ["view": "delete", "all": true], .history(.deleteAll)),
+        Good("history", ["view": "delete", "all": true, "yes": true], .history(.deleteAll)),
         Good("downloads", .downloads(.list)),
         Good("downloads", ["action": "start", "session": "sweep"], .downloads(.start(sweep))),
         Good("downloads", ["action": "cancel", "session": "sweep"], .downloads(.cancel(sweep))),
@@ -113,6 +113,11 @@ import Testing
 
     static let bad: [Bad] = [
         Bad("reboot", [:], "unknown command \"reboot\"; see stillroomctl --help", code: .unknownCommand),
+        // A socket client that skips the CLI still has to say yes to lose the whole history.
+        Bad("history", ["view": "delete", "all": true],
+            "deleting the whole history needs \"yes\": true (stillroomctl history delete --all --yes)"),
+        Bad("history", ["view": "delete", "all": true, "yes": false],
+            "deleting the whole history needs \"yes\": true (stillroomctl history delete --all --yes)"),
         Bad("Status", [:], "unknown command \"Status\"; see stillroomctl --help", code: .unknownCommand),
         Bad("play", ["session": 5], "play: \"session\" takes a string, got a number"),
         Bad("seek", [:], seekNeeds),
