@@ -320,6 +320,7 @@ public final class Daemon {
             storeWriteFailed(error, "setting \(key)")
             throw .notSaved(key: key, kept: settings.value(of: key), error)
         }
+        storeWriteWentThrough() // a card that had filled has room again
         settings = changed
         applySettings()
     }

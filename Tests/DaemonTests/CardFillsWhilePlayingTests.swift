@@ -68,4 +68,17 @@ import Testing
             #expect(after["lastCheckpoint"]?["position"]?.doubleValue == reported, "reported \(String(describing: reported)); \(after)")
         }
     }
+
+    /// Room again while nothing plays: the next change that is saved (here the volume) ends the notice.
+    @Test func aSavedChangeAfterRoomIsMadeEndsTheNotice() throws {
+        try playUntilTheCardFills { harness, disk, _ in
+            #expect(harness.ctl("stop").status == 0)
+            disk.makeRoom()
+            #expect(statusJSON(harness.ctl("status", "--json").stdout)["storage"]?["canSave"]?.boolValue == false)
+            #expect(harness.ctl("volume", "40").status == 0)
+            let status = statusJSON(harness.ctl("status", "--json").stdout)
+            #expect(status["storage"]?["canSave"]?.boolValue == true, "\(status)")
+            #expect(status["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "storage-full" } == false, "\(status)")
+        }
+    }
 }
