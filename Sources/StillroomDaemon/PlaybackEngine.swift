@@ -160,6 +160,10 @@ final class PlaybackEngine: AudioSinkDelegate {
         sink.finish()
     }
 
+    /// Where the last seek's fade-out began in the recording: the first frame the output could not take
+    /// back (for tests that compare it with what was captured).
+    private(set) var lastSeekFadeStart: Int64?
+
     func seek(toFrame target: Int64) {
         guard mode == .playing, let decoder else { return }
         // What was heard up to here counts; the old place is not reported (the player already stands at
@@ -167,6 +171,7 @@ final class PlaybackEngine: AudioSinkDelegate {
         reportHeard(position: false)
         _ = takeBackQueue()
         let from = map.recordingPosition(afterPlayed: map.writtenFrames) ?? decoder.position
+        lastSeekFadeStart = from
         writeFade(from: from, milliseconds: Self.seekFadeMilliseconds)
         seekTarget = (target, map.writtenFrames)
         do {
