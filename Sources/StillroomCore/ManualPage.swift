@@ -238,12 +238,3 @@ public struct ManualPage: Equatable, Sendable {
         return out
     }
 }
-
-extension String {
-    /// Every `character` replaced by `replacement`.
-    func replacing(_ character: Character, with replacement: String) -> String {
-        var out = ""
-        for each in self { if each == character { out += replacement } else { out.append(each) } }
-        return out
-    }
-}

@@ -69,12 +69,7 @@ extension Daemon {
             if transcriptPath(of: session) != nil, case .failure(let problem) = loadTranscript(of: session) {
                 problems.append(problem.message)
             }
-            let cuesPath: String? = switch session.breathCues {
-            case .bundled(let relative)?: content.path(of: relative)
-            case .remote?: downloads?.localFiles(for: session.id)?.breathCues
-            case nil: nil
-            }
-            guard let cuesPath else { continue }
+            guard let cuesPath = breathCuesPath(of: session) else { continue }
             let seconds = content.lengths[session.id].map { Double($0.frames) / Double($0.sampleRate) } ?? 3600
             do {
                 _ = try BreathCueParser.parse(try FileReading.bytes(cuesPath), fileName: cuesPath, recordingSeconds: seconds)

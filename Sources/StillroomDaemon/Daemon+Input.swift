@@ -20,11 +20,7 @@ extension Daemon {
             let terminal = TerminalInput(loop: loop, board: board, fd: terminalFD)
             // The simulator's terminal closed: nobody can press a key or Ctrl-C any more, and a daemon left
             // running would hold the data folder (the next `scripts/run` was refused). A clean stop.
-            terminal.onHangUp = { [unowned self] in
-                logger.notice("input: the terminal closed; stopping")
-                notifier.stopping()
-                loop.stop()
-            }
+            terminal.onHangUp = { [unowned self] in stop(because: "as the terminal closed (input)") }
             backends = [terminal]
         case .gpio, .evdev:
             let kinds = board.backends

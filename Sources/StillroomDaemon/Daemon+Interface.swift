@@ -113,12 +113,7 @@ extension Daemon {
         if let cached = breathCueCache, cached.id == id { return cached.track }
         var track: BreathCueTrack?
         if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
-            let path: String? = switch session.breathCues {
-            case .bundled(let relative)?: content.path(of: relative)
-            case .remote?: downloads?.localFiles(for: contentID)?.breathCues
-            case nil: nil
-            }
-            if let path, let bytes = try? FileReading.bytes(path) {
+            if let path = breathCuesPath(of: session), let bytes = try? FileReading.bytes(path) {
                 track = try? BreathCueParser.parse(bytes, fileName: path, recordingSeconds: player.lengthSeconds > 0 ? player.lengthSeconds : 3600)
             }
         }

@@ -18,6 +18,15 @@ extension Daemon {
         }
     }
 
+    /// The session's breath-cue file on this box, or nil (none, or a remote session not downloaded).
+    func breathCuesPath(of session: Session) -> String? {
+        switch session.breathCues {
+        case .bundled(let relative)?: content.path(of: relative)
+        case .remote?: downloads?.localFiles(for: session.id)?.breathCues
+        case nil: nil
+        }
+    }
+
     /// Reads and parses the session's transcript.
     func loadTranscript(of session: Session) -> Result<Transcript, TranscriptUnavailable> {
         guard let path = transcriptPath(of: session) else {

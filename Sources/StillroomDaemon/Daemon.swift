@@ -236,15 +236,20 @@ public final class Daemon {
     func handle(signal: Int32) {
         switch signal {
         case SIGTERM, SIGINT:
-            logger.notice("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
-            notifier.stopping()
-            loop.stop()
+            stop(because: "on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
         case SIGHUP:
             logger.notice("SIGHUP: reloading the catalog")
             content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         default:
             break
         }
+    }
+
+    /// A clean stop, said why ("stopping on SIGTERM"): the loop ends and `shutDown` saves the place.
+    func stop(because reason: String) {
+        logger.notice("stopping \(reason)")
+        notifier.stopping()
+        loop.stop()
     }
 
     func shutDown() {

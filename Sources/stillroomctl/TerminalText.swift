@@ -9,11 +9,11 @@ import StillroomCore
 enum TerminalText {
     static func safe(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)
-        guard scalars.contains(where: isControl) else { return text }
+        guard scalars.contains(where: isTerminalHazard) else { return text }
         var result = String.UnicodeScalarView()
         for (index, scalar) in scalars.enumerated() {
             let keptLineEnd = scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
-            if isControl(scalar) && scalar != "\n" && scalar != "\t" && !keptLineEnd {
+            if isTerminalHazard(scalar) && scalar != "\n" && scalar != "\t" && !keptLineEnd {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 result.append(contentsOf: "\\u{\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)}".unicodeScalars)
             } else {
@@ -23,5 +23,4 @@ enum TerminalText {
         return String(result)
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool { isTerminalHazard(scalar) }
 }

@@ -128,9 +128,9 @@ public struct PlayerMachine: Equatable, Sendable {
     public private(set) var headphonesConnected = false
     /// Why the recording stopped, while paused at damage (`pauseReason == .damagedRecording`).
     public private(set) var damage: String?
-    /// The position last written to the store, and when.
+    /// The position last asked to be written to the store (what reached it, and when, is the daemon's
+    /// to know: Daemon.checkpointOnCard).
     public private(set) var lastCheckpoint: PlaybackPosition?
-    public private(set) var lastCheckpointAt: MonotonicInstant?
     /// Where to start once loading finishes.
     private var startFrame: Int64 = 0
     /// Whether loading should start sound (false when a resume was accepted while output was lost).
@@ -391,7 +391,6 @@ public struct PlayerMachine: Equatable, Sendable {
     private mutating func checkpoint(_ id: String, now: MonotonicInstant) -> [PlayerEffect] {
         let saved = PlaybackPosition(sessionID: id, frame: position, sampleRate: sampleRate)
         lastCheckpoint = saved
-        lastCheckpointAt = now
         return [.saveCheckpoint(saved)]
     }
 }
