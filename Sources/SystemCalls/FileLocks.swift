@@ -8,11 +8,24 @@ public enum FileLocks {
     /// it cannot be told.
     public static func flockHolder(of fd: Int32, locksPath: String = "/proc/locks") -> Int32? {
         var info = stat()
-        guard fstat(fd, &info) == 0, let bytes = try? Files.readAll(locksPath, limit: 1 << 20) else { return nil }
-        let device = UInt64(info.st_dev)
+        guard fstat(fd, &info) == 0 else { return nil }
+        return flockHolder(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), locksPath: locksPath)
+    }
+
+    /// The same for the file named by `path`, which is only looked at (lstat), never opened: it may lie in a
+    /// folder someone else writes (the daemon's, read by root's stillroomctl), where a FIFO would hang an
+    /// open and a link lead anywhere. Anything but a regular file there holds no lock of the daemon's: nil.
+    public static func flockHolder(ofFileAt path: String, locksPath: String = "/proc/locks") -> Int32? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return flockHolder(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), locksPath: locksPath)
+    }
+
+    private static func flockHolder(device: UInt64, inode: UInt64, locksPath: String) -> Int32? {
+        guard let bytes = try? Files.readAll(locksPath, limit: 1 << 20) else { return nil }
         let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
         let minor = (device & 0xff) | ((device >> 12) & ~0xff)
-        let file = "\(hex(major)):\(hex(minor)):\(info.st_ino)"
+        let file = "\(hex(major)):\(hex(minor)):\(inode)"
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             // Held locks only (a waiter's line has "->" after the number).
@@ -20,15 +33,6 @@ public enum FileLocks {
             return pid
         }
         return nil
-    }
-
-    /// The same for a file named by `path` (opened read-only, never through a link; no lock is taken, so
-    /// asking never gets in the holder's way); nil when it is missing.
-    public static func flockHolder(ofFileAt path: String) -> Int32? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return flockHolder(of: fd)
     }
 
     private static func hex(_ value: UInt64) -> String {

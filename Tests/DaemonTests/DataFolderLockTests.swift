@@ -83,6 +83,24 @@ import Testing
         #expect(offline.stdout.hasPrefix("Stopped"), "\(offline)")
     }
 
+    /// The data folder is the daemon's, so its lock file is what a hostile daemon makes it: a FIFO there
+    /// made root's stillroomctl hang in open(2) waiting for a writer, a link or a device could be opened.
+    /// The CLI only looks (lstat), never opens it: with the daemon down it answers from the files at once.
+    @Test func aLockFileTheDaemonMadeAFIFOOrALinkNeverStopsTheCLI() throws {
+        let harness = DaemonHarness()
+        harness.start()
+        harness.stop()
+        let lock = harness.dataDirectory + "/stillroomd.lock"
+        for plant in ["mkfifo '\(lock)'", "ln -s /dev/zero '\(lock)'", "ln -s /etc/shadow '\(lock)'"] {
+            #expect(runShell("rm -f '\(lock)' && \(plant)") == 0)
+            // A guard against the hang itself (timeout's 124), not a timing.
+            let asked = Subprocess.run("/usr/bin/timeout", ["20", BuiltProducts.path("stillroomctl"), "--socket", harness.socketPath,
+                                                            "--data-dir", harness.dataDirectory, "--content-dir", harness.content, "status"])
+            #expect(asked.status == 0, "\(plant): \(asked)")
+            #expect(asked.stdout.hasPrefix("The daemon is not running") || asked.stdout.hasPrefix("Stopped"), "\(plant): \(asked.stdout)")
+        }
+    }
+
     @Test func theHolderIsReadFromTheKernelsLockTable() throws {
         let directory = TemporaryDirectory("stillroom-lock")
         defer { directory.remove() }
