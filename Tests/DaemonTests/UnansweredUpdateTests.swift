@@ -55,6 +55,15 @@ import Testing
         let play = box.harness.ctl("play", "sweep")
         #expect(play.status == 0, "\(play)")
         #expect(box.harness.ctl("update", "status").stdout.contains("did not take the request"))
+        // Later, with an agent that answers: the next install is asked and followed as ever, and the old
+        // limit does not cut it short.
+        #expect(box.harness.ctl("stop").status == 0)
+        #expect(box.harness.ctl("update", "install", box.bundle, "--no-wait").status == 0)
+        #expect(box.requestLies)
+        unlink(box.folder + "/request")
+        box.report("state=installing\npercent=10\nstep=Copying image to rootfs.1\nsource=\(box.bundle)\n")
+        try box.harness.advance(by: SystemUpdate.answerLimit + .seconds(60))
+        #expect(box.state() == "installing", "\(box.update())")
     }
 
     @Test func anAgentThatStopsReportingMidInstallIsGivenUpOn() throws {
