@@ -61,7 +61,7 @@ public enum CommandLineHelp {
 
         Options:
           --socket PATH      the control socket        [/run/stillroom/control.sock]
-          --data-dir PATH    the daemon's data folder   [/var/lib/stillroom]
+          --data-dir PATH    the daemon's data folder   [/var/lib/stillroom/stillroomd]
           --content-dir PATH the bundled content       [/usr/share/stillroom/content]
           --wifi-control PATH wpa_supplicant's control sockets  [/run/wpa_supplicant]
           --wait SECONDS     how long to wait for the daemon's answer (1 to 3600)  [30]

@@ -44,7 +44,7 @@ extension Daemon {
             performUpdate(updates.machine.agentSilent())
         }
         var request = stat()
-        if lstat(folder + "/request", &request) == 0 {
+        if lstat(options.updateRequestPath, &request) == 0 {
             logger.warning("updates: a request from before this start was never taken up by the agent; taken back")
             performUpdate(updates.machine.leftRequestFound())
         }
@@ -109,8 +109,8 @@ extension Daemon {
                 logger.warning("updates: not installed: \(message)")
                 updates.failureNotice = "The update could not be installed: \(message)"
             case .withdrawRequest:
-                // The daemon's own file in the agent's folder; unlink never follows a link.
-                if unlink(options.updateDirectory + "/request") == 0 { logger.info("updates: the unanswered request taken back") }
+                // The daemon's own file; unlink never follows a link.
+                if unlink(options.updateRequestPath) == 0 { logger.info("updates: the unanswered request taken back") }
             }
         }
         if let limit = updates.machine.silenceLimit { updates.silenceTimer?.schedule(after: limit) } else { updates.silenceTimer?.cancel() }
@@ -119,14 +119,12 @@ extension Daemon {
 
     /// Written beside and renamed, so the agent never reads half a request.
     private func writeUpdateRequest(_ text: String) {
-        let folder = options.updateDirectory
-        let temporary = folder + "/.request.new"
+        let path = options.updateRequestPath
         do throws(SystemError) {
-            try Files.replaceAtomically(folder + "/request", with: Array(text.utf8), temporary: temporary,
-                                        mode: 0o640, flags: O_NOFOLLOW)
+            try Files.replaceAtomically(path, with: Array(text.utf8), temporary: path + ".new", mode: 0o640, flags: O_NOFOLLOW)
         } catch {
             let reason = error.reason
-            logger.error("updates: cannot ask the agent (\(folder)): \(reason)")
+            logger.error("updates: cannot ask the agent (\(path)): \(reason)")
             performUpdate(updates.machine.agentReported(UpdateProgress(state: .failed, message: "the update agent could not be asked (\(reason))")))
         }
     }

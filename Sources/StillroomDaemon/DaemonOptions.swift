@@ -16,7 +16,7 @@ public enum InputSource: String, Equatable, Sendable, CaseIterable {
 /// The daemon's command line. Defaults are the appliance's paths; `--simulator` changes the defaults
 /// to a box that runs on a desktop (see `simulatorDefaults`).
 public struct DaemonOptions: Equatable, Sendable {
-    public var dataDirectory = "/var/lib/stillroom"
+    public var dataDirectory = "/var/lib/stillroom/stillroomd"
     public var contentDirectory = "/usr/share/stillroom/content"
     public var boardFile = "/etc/stillroom/board.conf"
     public var audioDevice = "default"
@@ -43,9 +43,12 @@ public struct DaemonOptions: Equatable, Sendable {
     }
     /// How many times faster than real time the box's clocks run (soaks on simulated devices; 1 = real).
     public var timeWarp: Int64 = 1
-    /// Where the daemon asks the update agent for system updates and reads its reports; updates are
-    /// unavailable when the folder does not exist (the simulator, a desktop).
+    /// Where the daemon reads the update agent's reports (root's folder: the daemon only reads there);
+    /// updates are unavailable when the folder does not exist (the simulator, a desktop).
     public var updateDirectory = "/run/stillroom-update"
+    /// The file the daemon writes to ask the update agent for an install or a restart: in its own runtime
+    /// folder, which the agent (root) only reads from, never writes to (docs/security.md).
+    public var updateRequestPath = "/run/stillroom/update-request"
     /// wpa_supplicant's control sockets, followed for the Wi-Fi's state (nil: not followed, the simulator).
     public var wifiControlDirectory: String? = "/run/wpa_supplicant"
 
@@ -57,7 +60,7 @@ public struct DaemonOptions: Equatable, Sendable {
         The Stillroom appliance: plays sessions, draws the screen, reads the controls.
 
         Options:
-          --data-dir PATH       user data (database, downloads)       [/var/lib/stillroom]
+          --data-dir PATH       user data (database, downloads)       [/var/lib/stillroom/stillroomd]
           --content-dir PATH    bundled content with catalog.json      [/usr/share/stillroom/content]
           --board PATH          board file: pins and controls          [/etc/stillroom/board.conf]
           --audio-device NAME   ALSA PCM to play on                    [default]
@@ -70,7 +73,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
-          --update-dir PATH     requests to the update agent, its reports  [/run/stillroom-update]
+          --update-dir PATH     the update agent's reports            [/run/stillroom-update]
+          --update-request PATH the request to the update agent       [/run/stillroom/update-request]
           --wifi-control PATH   wpa_supplicant's control sockets, or none  [/run/wpa_supplicant]
           --time-warp N         run the clocks N times fast (simulated devices only: paced audio,
                                 png or no display, terminal or no input, no downloads)
@@ -127,6 +131,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--board": options.boardFile = try path()
             case "--socket": options.socketPath = try path()
             case "--update-dir": options.updateDirectory = try path()
+            case "--update-request": options.updateRequestPath = try path()
             case "--sound-devices": options.soundDeviceDirectory = try path()
             case "--wifi-control":
                 let directory = try path()

@@ -3,7 +3,7 @@ import StillroomCore
 /// The parsed command line: global options, the command, its words and its flags.
 struct Invocation {
     var socketPath = "/run/stillroom/control.sock"
-    var dataDirectory = "/var/lib/stillroom"
+    var dataDirectory = "/var/lib/stillroom/stillroomd"
     var contentDirectory = "/usr/share/stillroom/content"
     /// wpa_supplicant's control sockets (`network`, doctor's network line).
     var wifiControlDirectory = "/run/wpa_supplicant"

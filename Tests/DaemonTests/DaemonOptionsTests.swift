@@ -5,7 +5,8 @@ import Testing
 @Suite struct DaemonOptionsTests {
     @Test func defaultsAreTheAppliancePaths() throws {
         guard case .run(let options) = try DaemonOptions.parse([]) else { Issue.record("expected run"); return }
-        #expect(options.dataDirectory == "/var/lib/stillroom")
+        #expect(options.dataDirectory == "/var/lib/stillroom/stillroomd")
+        #expect(options.updateRequestPath == "/run/stillroom/update-request")
         #expect(options.socketPath == "/run/stillroom/control.sock")
         #expect(options.display == .drm())
         #expect(options.input == .gpio)

@@ -19,7 +19,7 @@ import TestSupport
             mkdir(folder, 0o770)
             bundle = harness.directory.file("stillroom-next.raucb")
             Files.write("not really a bundle: the agent is this test", to: bundle)
-            harness.extraArguments = ["--update-dir", folder] + extraArguments
+            harness.extraArguments = ["--update-dir", folder, "--update-request", folder + "/request"] + extraArguments
             harness.start()
         }
 
@@ -202,7 +202,7 @@ import TestSupport
         let harness = DaemonHarness()
         let folder = harness.directory.file("update")
         mkdir(folder, 0o770)
-        harness.extraArguments = ["--update-dir", folder]
+        harness.extraArguments = ["--update-dir", folder, "--update-request", folder + "/request"]
         var why = ""
         let card = try #require(Ext4Card(mountPoint: harness.dataDirectory, why: &why), "\(why)")
         harness.start()

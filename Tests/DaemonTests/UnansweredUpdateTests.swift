@@ -21,7 +21,7 @@ import Testing
             mkdir(folder, 0o770)
             bundle = harness.directory.file("stillroom-next.raucb")
             Files.write("not really a bundle", to: bundle)
-            harness.extraArguments = ["--update-dir", folder]
+            harness.extraArguments = ["--update-dir", folder, "--update-request", folder + "/request"]
             self.harness = harness
             try harness.start()
         }

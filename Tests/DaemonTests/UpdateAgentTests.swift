@@ -59,7 +59,7 @@ import TestSupport
         @discardableResult
         func run(_ verb: String, serviceResult: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
             var environment = ["PATH": directory.file("bin") + ":/usr/bin:/bin", "STILLROOM_UPDATE_DIR": folder,
-                               "STILLROOM_BOOT_SELECT": directory.file("select")]
+                               "STILLROOM_UPDATE_REQUEST": folder + "/request", "STILLROOM_BOOT_SELECT": directory.file("select")]
             if let serviceResult { environment["SERVICE_RESULT"] = serviceResult }
             return Subprocess.run("/bin/sh", [RepositoryPaths.root + "/board/rauc/stillroom-update-agent", verb], environment: environment)
         }
@@ -141,6 +141,13 @@ import TestSupport
         Files.write("action=restart\n", to: agent.bundle)
         agent.run("run")
         #expect(!Files.exists(agent.directory.file("reboots")) && !Files.exists(agent.folder + "/request"))
+        // Nor a FIFO, which would hold root's agent in open(2) for ever (timeout's 124 says it hung).
+        mkfifo(agent.folder + "/request", 0o600)
+        let fifo = Subprocess.run("/usr/bin/timeout", ["20", "/bin/sh", RepositoryPaths.root + "/board/rauc/stillroom-update-agent", "run"],
+                                  environment: ["PATH": agent.directory.file("bin") + ":/usr/bin:/bin", "STILLROOM_UPDATE_DIR": agent.folder,
+                                                "STILLROOM_UPDATE_REQUEST": agent.folder + "/request"])
+        #expect(fifo.status == 0 && fifo.stderr.contains("not a plain file"), "a FIFO request: \(fifo)")
+        #expect(!Files.exists(agent.folder + "/request"))
         // Nothing installed: a restart is refused, not attempted.
         let none = Agent(raucOutput: "", status: 0, pending: "")
         none.request("action=restart\n")
@@ -164,7 +171,7 @@ import TestSupport
     /// would) → fake RAUC → progress → the daemon asks for the restart → the agent runs the trial reboot.
     @Test func theDaemonAndTheAgentTogether() {
         let agent = Agent(raucOutput: Self.installed, status: 0)
-        let harness = DaemonHarness(extraArguments: ["--update-dir", agent.folder])
+        let harness = DaemonHarness(extraArguments: ["--update-dir", agent.folder, "--update-request", agent.folder + "/request"])
         harness.start()
         let cli = Subprocess(BuiltProducts.path("stillroomctl"), ["--socket", harness.socketPath, "update", "install", agent.bundle])
         for round in 0..<2 { // the install, then the restart the daemon asks for

@@ -67,9 +67,9 @@ WARM_SQL = (".filectrl persist_wal 1\n"
 
 def warm_write_ahead_log(box):
     box.out("systemctl stop stillroom.service")
-    box.out("printf %s | runuser -u stillroom -- sqlite3 /var/lib/stillroom/stillroom.db >/dev/null; "
-            "rm -f /var/lib/stillroom/stillroom.db-shm; sync" % shlex.quote(WARM_SQL))
-    size = box.out("stat -c %s /var/lib/stillroom/stillroom.db-wal")
+    box.out("printf %s | runuser -u stillroom -- sqlite3 /var/lib/stillroom/stillroomd/stillroom.db >/dev/null; "
+            "rm -f /var/lib/stillroom/stillroomd/stillroom.db-shm; sync" % shlex.quote(WARM_SQL))
+    size = box.out("stat -c %s /var/lib/stillroom/stillroomd/stillroom.db-wal")
     # The shell leaves the -wal's header valid; one start and stop of the daemon checkpoints those frames
     # and clears it, as the daemon's own close always does, so the stretch does not copy them again.
     for command in ("start", "stop", "start"):
@@ -137,12 +137,12 @@ def main():
             result["listening"] = difference(start, stopped)
             result["listening"]["plays_restarted"] = restarts
             result["idle"] = difference(stopped, idled)
-            result["database files"] = box.out("ls -l /var/lib/stillroom/")
+            result["database files"] = box.out("ls -l /var/lib/stillroom/stillroomd/")
             # The journal's own account since the mount (the boot's transactions included): blocks logged
             # per transaction say how much of each commit is the journal's.
             result["jbd2 info"] = box.out("cat /proc/fs/jbd2/%s-8/info" % device)
             # The daemon holds the database alone: read a copy.
-            result["page size"] = box.out("d=$(mktemp -d) && cp /var/lib/stillroom/stillroom.db /var/lib/stillroom/stillroom.db-wal "
+            result["page size"] = box.out("d=$(mktemp -d) && cp /var/lib/stillroom/stillroomd/stillroom.db /var/lib/stillroom/stillroomd/stillroom.db-wal "
                                           "\"$d\"/ && sqlite3 \"$d/stillroom.db\" 'PRAGMA page_size' 2>&1; rm -rf \"$d\"")
             result["load on the host"] = os.getloadavg()[0]
         finally:

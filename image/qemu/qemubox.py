@@ -591,10 +591,11 @@ def check_data_partition(box, scratch):
     dump = os.path.join(scratch, "db")
     shutil.rmtree(dump, ignore_errors=True)
     os.makedirs(dump)
-    listing = subprocess.run(["debugfs", "-R", "ls -l /", copy], capture_output=True, text=True).stdout
+    # The daemon's folder on the partition (board/data/stillroom-data-layout).
+    listing = subprocess.run(["debugfs", "-R", "ls -l /stillroomd", copy], capture_output=True, text=True).stdout
     for name in ("stillroom.db", "stillroom.db-wal"):
         if " %s" % name in listing:
-            subprocess.run(["debugfs", "-R", "dump /%s %s/%s" % (name, dump, name), copy],
+            subprocess.run(["debugfs", "-R", "dump /stillroomd/%s %s/%s" % (name, dump, name), copy],
                            capture_output=True, check=True)
     database = os.path.join(dump, "stillroom.db")
     if os.path.exists(database):

@@ -29,6 +29,7 @@ WATCHDOG_BUDGET = 120      # s from SIGSTOP to a new READY=1 (the twin's Watchdo
 SILENT_RMS = 30.0          # a 16-bit capture quieter than this is silence (the fixtures play at about -10 dBFS)
 AUDIBLE_RMS = 300.0
 SSH_STATE = "/var/lib/stillroom/.sshd"  # the host key and authorized_keys, on the data partition
+DATA = "/var/lib/stillroom/stillroomd"  # the daemon's folder on it (board/data/stillroom-data-layout)
 # The twin's card is larger than the image, as every real card is: the data partition grows into the rest at
 # the first boot (board/data/stillroom-grow-data). Later the card grows again, for a power cut while it grows.
 CARD_LARGER_MIB = 512
@@ -37,7 +38,7 @@ GROW_SLACK_SECTORS = 8 * 2048  # what the growth leaves as not worth a write (it
 # The daemon holds its database alone while it runs (locking_mode EXCLUSIVE: docs/data.md), so the test
 # reads a copy, as a power cut would leave the files: the database and its -wal, which the copy replays.
 def GUEST_SQL(sql):
-    return ("d=$(mktemp -d) && cp /var/lib/stillroom/stillroom.db /var/lib/stillroom/stillroom.db-wal \"$d\"/ && "
+    return ("d=$(mktemp -d) && cp %s/stillroom.db %s/stillroom.db-wal \"$d\"/ && " % (DATA, DATA) +
             "sqlite3 \"$d/stillroom.db\" '%s'; rm -rf \"$d\"" % sql)
 
 
@@ -281,8 +282,11 @@ def main():
         # ProtectSystem=strict: the daemon's view of /etc is read-only even though the overlay is writable.
         ro = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T /etc | cut -d, -f1" % pid)
         check(ro == "ro", "/etc in the daemon's namespace is %s" % ro)
-        rw = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T /var/lib/stillroom | cut -d, -f1" % pid)
-        check(rw == "rw", "/var/lib/stillroom in the daemon's namespace is %s" % rw)
+        rw = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T %s | cut -d, -f1" % (pid, DATA))
+        check(rw == "rw", "%s in the daemon's namespace is %s" % (DATA, rw))
+        # The partition's top, root's, is read-only for it too (docs/security.md).
+        top = box.out("nsenter -t %s -m findmnt -n -o OPTIONS -T /var/lib/stillroom | cut -d, -f1" % pid)
+        check(top == "ro", "/var/lib/stillroom in the daemon's namespace is %s" % top)
         # Its own /tmp and /var/tmp (a read-only card's database is copied there to be read): empty tmpfs,
         # writable for it, seen by nobody else.
         for folder in ("/tmp", "/var/tmp"):
@@ -876,44 +880,54 @@ def main():
                     offer, heard - offer, heard, heard - offer - 5, listened, heard))
 
     def data_folder_owner_mended():
-        """The data folder's owner lost, as a partition made anew (root's, 0755) or an image update that
-        gives the user another number leaves it: mended at the next boot before the daemon opens its
-        database, by the initramfs where it mounts the partition (no unit run for it) and by
-        stillroom-data-owner.service where systemd's fstab entry mounts it instead (image/configure-root)."""
+        """The data partition as the releases before 2026-12 laid it out (its top the daemon's, the daemon's
+        files there), with a link to /etc planted where the daemon's folder goes now, and the database's owner
+        lost as a partition made anew leaves it: laid
+        out by owner at the next boot before the daemon opens its database, by the initramfs where it
+        mounts the partition (no unit run for it) and by stillroom-data-owner.service where systemd's fstab
+        entry mounts it instead (board/data/stillroom-data-layout). The history is kept, the planted link
+        is gone, nothing it pointed at was touched (planted root folders: DataLayoutTests, the attack scenario)."""
         told = []
         for mounted_by, append in (("initramfs", ""), ("systemd", "stillroom.early-data=0")):
             box.run("systemctl stop stillroom.service", check=True)
-            box.run("chown root:root /var/lib/stillroom && chmod 0755 /var/lib/stillroom && "
-                    "find /var/lib/stillroom -mindepth 1 -path '/var/lib/stillroom/.*' -prune -o "
-                    "-exec chown -h root:root {} + && sync", check=True)
-            strangers = "find /var/lib/stillroom -mindepth 1 -path '/var/lib/stillroom/.*' -prune -o ! -user stillroom -print"
-            check(box.out(strangers + " | wc -l") != "0", "nothing was made root's before the reboot")
+            box.run("cd /var/lib/stillroom && find . -maxdepth 1 -type l -delete && mv stillroomd/* . && rmdir stillroomd && "
+                    "chown -R root:root /var/lib/stillroom/stillroom.db* && chown stillroom:stillroom . && chmod 0750 . && "
+                    "ln -s /etc /var/lib/stillroom/stillroomd && sync", check=True)
+            check(box.out("stat -c %U /var/lib/stillroom/stillroom.db") == "root", "the database was not made root's")
             box.power_off()
             box.boot(extra_append=append)
             box.wait_agent()
             box.wait_ready(timeout=BOOT_BUDGET)
-            folder = box.out("stat -c '%U %G %a' /var/lib/stillroom")
-            check(folder == "stillroom stillroom 750", "mounted by %s: the data folder is %s" % (mounted_by, folder))
-            left = box.out(strangers)
+            top = box.out("stat -c '%U %G %a' /var/lib/stillroom")
+            check(top == "root root 755", "mounted by %s: the partition's top is %s" % (mounted_by, top))
+            folder = box.out("stat -c '%%F %%U %%G %%a' %s" % DATA)
+            check(folder == "directory stillroom stillroom 750", "mounted by %s: %s is %s" % (mounted_by, DATA, folder))
+            left = box.out("find %s ! -user stillroom -print" % DATA)
             check(left == "", "mounted by %s: still not stillroom's: %s" % (mounted_by, left))
+            etc = box.out("stat -c '%U %a' /etc")
+            check(etc == "root 755", "mounted by %s: /etc, where the planted link pointed, is %s" % (mounted_by, etc))
+            link = box.out("readlink /var/lib/stillroom/stillroom.db")
+            check(link == "stillroomd/stillroom.db", "mounted by %s: the older slot's link is %r" % (mounted_by, link))
             sshd = box.out("stat -c '%%U %%a' %s" % SSH_STATE)
             check(sshd == "root 700", "mounted by %s: %s is %s" % (mounted_by, SSH_STATE, sshd))
             update = box.out("stat -c '%U %G %a' /run/stillroom-update")
-            check(update == "root stillroom 770", "mounted by %s: /run/stillroom-update is %s" % (mounted_by, update))
+            check(update == "root root 755", "mounted by %s: /run/stillroom-update is %s" % (mounted_by, update))
             opened = box.out("journalctl -b -u stillroom.service -o cat --no-pager | grep -m1 'database:'")
             check("opened the existing database" in opened, "mounted by %s: the daemon said: %s" % (mounted_by, opened))
             early = box.out("dmesg | grep 'stillroom-data: ' | sed 's/^\\[[ 0-9.]*\\] //'")
             unit = dict(line.split("=", 1) for line in box.out(
                 "systemctl show -p ConditionResult,Result,ExecMainStatus stillroom-data-owner.service").splitlines())
             if mounted_by == "initramfs":
-                check("the data folder given to stillroom" in early and "files in the data folder given to stillroom" in early,
-                      "the initramfs did not say it mended the owners: %s" % early)
+                check("stillroom.db moved into" in early and "was not a directory: removed" in early,
+                      "the initramfs did not say it laid the partition out: %s" % early)
                 check(unit["ConditionResult"] == "no", "stillroom-data-owner.service ran after the initramfs: %s" % unit)
             else:
                 check("off (stillroom.early-data=0)" in early, "the initramfs mounted the partition: %s" % early)
                 check(unit["ConditionResult"] == "yes" and unit["Result"] == "success" and unit["ExecMainStatus"] == "0",
                       "stillroom-data-owner.service: %s" % unit)
-            told.append("%s: folder %s, the rest stillroom's, .sshd %s, daemon: %s" % (mounted_by, folder, sshd, opened))
+                said = box.out("journalctl -b -u stillroom-data-owner.service -o cat --no-pager")
+                check("stillroom.db moved into" in said, "stillroom-data-owner.service said: %s" % said)
+            told.append("%s: top %s, %s %s, .sshd %s, daemon: %s" % (mounted_by, top, DATA, folder, sshd, opened))
         return "; ".join(told)
 
     def card_gone_read_only():

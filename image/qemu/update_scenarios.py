@@ -244,7 +244,7 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         # the boot selection's state are root's and live in the 1 % ext4 keeps for root; the new slot's daemon
         # starts on a full card, the slot check still passes.
         box.out("runuser -u stillroom -- sh -c 'fallocate -l $(df --output=avail -B1 /var/lib/stillroom | tail -1) "
-                "/var/lib/stillroom/test-fill; dd if=/dev/zero of=/var/lib/stillroom/test-fill-2 bs=4k' 2>/dev/null; true",
+                "/var/lib/stillroom/stillroomd/test-fill; dd if=/dev/zero of=/var/lib/stillroom/stillroomd/test-fill-2 bs=4k' 2>/dev/null; true",
                 timeout=120)
         free = box.out("df --output=avail -B1 /var/lib/stillroom | tail -1")  # statfs's f_bavail: for users
         check(int(free) == 0, "the card is not full to the daemon's user: %s bytes free" % free)
@@ -289,7 +289,7 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         check(status["slots"]["other_version"] == state["version"], "update status after the update: %s" % status)
         # Free blocks (root's) and available ones (a user's), times the block size.
         full = [int(n) for n in box.out("stat -f -c '%f %a %S' /var/lib/stillroom").split()]
-        box.out("rm -f /var/lib/stillroom/test-fill /var/lib/stillroom/test-fill-2")
+        box.out("rm -f /var/lib/stillroom/stillroomd/test-fill /var/lib/stillroom/stillroomd/test-fill-2")
         return ("stillroomctl update install on a card full to the daemon's user: %d %% (%s) on the screen's notice, PLAY "
                 "refused, restarted by the daemon %.0f s after the request; the trial boot of B READY, checked, committed "
                 "(%s); history and resume offer kept; then free to root %d bytes, to the daemon's user %d") % (

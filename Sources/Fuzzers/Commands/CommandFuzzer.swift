@@ -39,7 +39,8 @@ final class CommandFuzzer {
         options.manifestURLs = ["http://127.0.0.1:9/manifest.json"]
         // An update folder, with this fuzzer as the agent that refuses every bundle (`answerAsTheAgent`).
         options.updateDirectory = scratch + "/update"
-        mkdir(options.updateDirectory, 0o770)
+        options.updateRequestPath = scratch + "/update-request"
+        mkdir(options.updateDirectory, 0o755)
         let quiet = open("/dev/null", O_WRONLY | O_CLOEXEC)
         do {
             daemon = try Daemon(options: options, environment: [:], logger: Logger(fd: quiet, threshold: .error))
@@ -70,7 +71,7 @@ final class CommandFuzzer {
     /// again for the next request (an install left running would refuse PLAY for the rest of the run).
     private func answerAsTheAgent() {
         let folder = scratch + "/update"
-        guard unlink(folder + "/request") == 0 else { return }
+        guard unlink(scratch + "/update-request") == 0 else { return }
         let report = "state=failed\nmessage=refused by the fuzzer's agent\n"
         let fd = open(folder + "/.progress", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
