@@ -42,8 +42,12 @@ extension timespec {
 extension SystemClocks {
     /// Whether the kernel considers the wall clock synchronised (adjtimex: not TIME_ERROR). A Pi without
     /// an RTC boots with a wrong clock until NTP (systemd-timesyncd) sets it; until then wall times are
-    /// stored as untrusted.
-    public static func isWallClockSynchronized() -> Bool {
-        stillroom_clock_synchronized() != 0
+    /// stored as untrusted. Where adjtimex is refused (the box's unit has ProtectClock=: docs/security.md),
+    /// systemd-timesyncd's mark says it: the file it touches at each synchronisation.
+    public static func isWallClockSynchronized(timesyncMark: String = "/run/systemd/timesync/synchronized") -> Bool {
+        switch stillroom_clock_synchronized() {
+        case -1: return access(timesyncMark, F_OK) == 0
+        case let state: return state != 0
+        }
     }
 }

@@ -6,7 +6,7 @@ import StillroomCore
 /// from getifaddrs(3) (of this network namespace, unlike a listing of sysfs), whether each is wireless from
 /// sysfs, the Wi-Fi signal from /proc/net/wireless, and wpa_supplicant's STATUS where it runs.
 public enum InterfaceProbe {
-    public static func read(sysfs: String = "/sys/class/net", wireless: String = "/proc/net/wireless",
+    public static func read(sysfs: String = "/sys/class/net", wireless: String = "/proc/self/net/wireless",
                             supplicantDirectory: String = "/run/wpa_supplicant") -> [NetworkReport.Interface] {
         let links = linksByInterface()
         let signals = signalLevels(readText(wireless) ?? "")

@@ -35,11 +35,13 @@ import TestSupport
         func layOutAsBefore() {
             Files.write("SQLite format 3\u{0}the history\n", to: top + "/stillroom.db")
             Files.write("", to: top + "/stillroomd.lock")
+            Files.write(String(repeating: "r", count: 4096), to: top + "/.room-kept-for-the-database")
             mkdir(top + "/downloads", 0o750)
             Files.write("ID3 a download\n", to: top + "/downloads/unwind-12.mp3")
             mkdir(top + "/.sshd", 0o700)
             Files.write("the host key\n", to: top + "/.sshd/ssh_host_ed25519_key")
             for path in [top, top + "/lost+found", top + "/stillroom.db", top + "/stillroomd.lock", top + "/downloads",
+                         top + "/.room-kept-for-the-database",
                          top + "/downloads/unwind-12.mp3"] {
                 chown(path, daemon, daemon)
             }
@@ -90,7 +92,9 @@ import TestSupport
         #expect(partition.text(partition.top + "/.sshd/ssh_host_ed25519_key") == "the host key\n", "root's own folder was lost")
         #expect(partition.owner(partition.top + "/lost+found") == "0:0:700", "lost+found stayed the daemon's")
         // An older slot (a rollback) finds its files where it looks, through root's links.
-        for name in ["stillroom.db", "stillroomd.lock", "downloads"] {
+        // Its dot-names too: the room it keeps for the database, which it could no longer remove at the top.
+        #expect(Files.read(partition.daemonFolder + "/.room-kept-for-the-database").count == 4096)
+        for name in ["stillroom.db", "stillroomd.lock", "downloads", ".room-kept-for-the-database"] {
             #expect(partition.link(partition.top + "/" + name) == "stillroomd/" + name, "no link for \(name)")
             #expect(partition.owner(partition.top + "/" + name).hasPrefix("0:0:"), "\(name)'s link is not root's")
         }

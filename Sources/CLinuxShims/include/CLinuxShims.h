@@ -15,10 +15,13 @@
 /// TFD_TIMER_CANCEL_ON_SET: a realtime timerfd read fails with ECANCELED when the clock is set.
 static inline int stillroom_tfd_timer_cancel_on_set(void) { return TFD_TIMER_CANCEL_ON_SET; }
 
-/// Whether the kernel's wall clock is synchronised (adjtimex read-only query: not TIME_ERROR).
+/// Whether the kernel's wall clock is synchronised (adjtimex read-only query: not TIME_ERROR): 1 or 0, and
+/// -1 when the query itself is refused (a seccomp filter, as systemd's ProtectClock= sets, denies adjtimex).
 static inline int stillroom_clock_synchronized(void) {
     struct timex state = {0};
-    return adjtimex(&state) != TIME_ERROR;
+    int status = adjtimex(&state);
+    if (status == -1) return -1;
+    return status != TIME_ERROR;
 }
 
 /// The type of the file system `path` is on: statfs(2)'s f_type, a number from linux/magic.h; 0 (with errno
