@@ -890,7 +890,8 @@ def main():
         told = []
         for mounted_by, append in (("initramfs", ""), ("systemd", "stillroom.early-data=0")):
             box.run("systemctl stop stillroom.service", check=True)
-            box.run("cd /var/lib/stillroom && find . -maxdepth 1 -type l -delete && mv stillroomd/* . && rmdir stillroomd && "
+            box.run("cd /var/lib/stillroom && find . -maxdepth 1 -type l -delete && "
+                    "find stillroomd -mindepth 1 -maxdepth 1 -exec mv -t . {} + && rmdir stillroomd && "
                     "chown -R root:root /var/lib/stillroom/stillroom.db* && chown stillroom:stillroom . && chmod 0750 . && "
                     "ln -s /etc /var/lib/stillroom/stillroomd && sync", check=True)
             check(box.out("stat -c %U /var/lib/stillroom/stillroom.db") == "root", "the database was not made root's")
