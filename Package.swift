@@ -148,7 +148,7 @@ let package = Package(
         ]),
         // The daemon in the test process on virtual time (DrivenDaemon), for the daemon's and the acceptance tests.
         .target(name: "DrivenDaemonSupport", dependencies: [
-            "StillroomDaemon", "ControlProtocol", "DeviceFakes", "EventLoop", "StillroomCore", "TestSupport",
+            "StillroomDaemon", "ControlProtocol", "ControlSocket", "DeviceFakes", "EventLoop", "StillroomCore", "TestSupport",
         ], path: "Tests/DrivenDaemonSupport"),
         .testTarget(name: "DaemonTests", dependencies: [
             "StillroomDaemon", "ControlProtocol", "CryptoHash", "DeviceFakes", "DrivenDaemonSupport", "EventLoop", "SQLiteStore", "CairoPainter",

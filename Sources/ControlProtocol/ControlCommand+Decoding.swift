@@ -55,14 +55,15 @@ extension ControlCommand {
         case "reminder": return .reminder(try reminder(reader))
         case "timer": return .timer(try timer(reader))
         case "screenshot":
-            guard let path = try reader.string("path"), path.hasPrefix("/"), path.hasSuffix(".png") else {
-                throw invalid("screenshot needs an absolute path ending in .png")
+            guard let name = try reader.string("name"), ControlCommand.isScreenshotName(name) else {
+                throw invalid("screenshot needs a file name ending in .png (letters, digits, - and _; no folder): "
+                    + "the daemon writes only into its own screenshot folder")
             }
-            return .screenshot(path: path)
+            return .screenshot(name: name)
         case "update":
             switch try reader.string("action") ?? "status" {
             case "status": return .update(.status)
-            case "install": return .update(.install(source: try reader.string("source") ?? ""))
+            case "install": return .update(.install(source: try reader.string("source") ?? "", confirmed: reader.bool("yes") == true))
             case let other: throw invalid("unknown update action \"\(other)\"; use install or status")
             }
         case "network": return .network

@@ -29,7 +29,9 @@ public enum ControlCommand: Equatable, Sendable {
     case reminder(ReminderRequest)
     case timer(TimerRequest)
     /// An absolute path ending in `.png`.
-    case screenshot(path: String)
+    /// The screen saved as `name` in the daemon's own screenshot folder (never a path a client chooses:
+    /// the daemon writes nowhere else); stillroomctl copies it where its user asked.
+    case screenshot(name: String)
     case transcript(session: String)
     case update(UpdateRequest)
     case network
@@ -114,8 +116,10 @@ public enum ControlCommand: Equatable, Sendable {
 
     public enum UpdateRequest: Equatable, Sendable {
         case status
-        /// The bundle's source as typed; the daemon checks it against its download hosts.
-        case install(source: String)
+        /// The bundle's source as typed; the daemon checks it against its download hosts. An install
+        /// restarts the box into another version: a client that is not root must say it means it
+        /// (`confirmed`, stillroomctl's --yes), which the daemon itself checks.
+        case install(source: String, confirmed: Bool)
     }
 
     /// The farthest a seek may ask for, either way: a day, longer than any recording the box plays.
@@ -170,9 +174,9 @@ extension ControlCommand {
         case .downloads(let request): request.arguments
         case .reminder(let request): request.arguments
         case .timer(let request): request.arguments
-        case .screenshot(let path): ["path": .string(path)]
+        case .screenshot(let name): ["name": .string(name)]
         case .update(.status): ["action": "status"]
-        case .update(.install(let source)): ["action": "install", "source": .string(source)]
+        case .update(.install(let source, let confirmed)): ["action": "install", "source": .string(source), "yes": .bool(confirmed)]
         }
     }
 
@@ -244,5 +248,17 @@ extension ControlRequest {
     /// The request carrying `command` on the wire.
     public init(id: Int, _ command: ControlCommand) {
         self.init(id: id, command: command.name, arguments: command.arguments)
+    }
+}
+
+extension ControlCommand {
+    /// A screenshot's name: 1 to 64 of letters, digits, `-` and `_`, then `.png`; no folder, no dot-name.
+    public static func isScreenshotName(_ name: String) -> Bool {
+        guard name.hasSuffix(".png") else { return false }
+        let stem = name.utf8.dropLast(4)
+        return (1...64).contains(stem.count) && stem.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
     }
 }

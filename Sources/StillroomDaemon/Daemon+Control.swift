@@ -51,9 +51,9 @@ extension Daemon {
         case .downloads(let request): return downloadsCommand(request)
         case .reminder(let request): return reminderCommand(request)
         case .timer(let request): return timerCommand(request)
-        case .screenshot(let path): return screenshotCommand(path: path)
+        case .screenshot(let name): return screenshotCommand(name: name)
         case .transcript(let id): return transcriptCommand(session: id)
-        case .update(let request): return updateCommand(request)
+        case .update(let request): return updateCommand(request, from: peer)
         case .network: return .success(networkJSON())
         }
     }
@@ -156,32 +156,36 @@ extension Daemon {
     /// path comes over the socket: a link there is refused (and never followed: the file is written beside
     /// under a new name and renamed over), and so is an existing file that is not a PNG (a link or a wrong
     /// name must not overwrite the database or anything else the daemon can write).
-    private func screenshotCommand(path: String) -> Result<JSONValue, ControlError> {
+    /// Saves the frame as `name` in the screenshot folder, the only place a screenshot is written (a
+    /// client once chose the path, and the daemon's user wrote the PNG over whatever it named), and keeps
+    /// the newest few there: the folder is in RAM (and goes with the daemon's runtime folder when it stops).
+    private func screenshotCommand(name: String) -> Result<JSONValue, ControlError> {
         guard let screen else { return .failure(ControlError(.failed, "this box has no screen (stillroomd --display none)")) }
-        if let refusal = Self.screenshotTargetProblem(path) { return .failure(ControlError(.invalidArgument, refusal)) }
+        let folder = options.screenshotFolder
         do {
+            try Self.ensureScreenshotFolder(folder)
             let bytes = try PNGImage.encode(screen.painter.frame)
-            let temporary = Files.parent(of: path) + "/.\(Files.name(of: path)).\(getpid()).new"
-            try Files.replaceAtomically(path, with: bytes, temporary: temporary, mode: 0o644, flags: O_EXCL | O_NOFOLLOW)
+            try Files.replaceAtomically(folder + "/" + name, with: bytes, temporary: folder + "/." + name + ".new",
+                                        mode: 0o640, flags: O_EXCL | O_NOFOLLOW)
         } catch {
             return .failure(ControlError(.failed, "the screenshot was not written: \(error)"))
         }
-        return .success(ScreenshotReport(path: path, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
+        screenshotsWritten.removeAll { $0 == name }
+        screenshotsWritten.append(name)
+        while screenshotsWritten.count > Self.screenshotsKept { unlink(folder + "/" + screenshotsWritten.removeFirst()) }
+        return .success(ScreenshotReport(path: folder + "/" + name, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
     }
 
-    /// Why a screenshot may not be written at `path`, or nil: nothing there, or a PNG to replace.
-    static func screenshotTargetProblem(_ path: String) -> String? {
+    static let screenshotsKept = 8
+
+    /// The folder, made when missing (0750: group stillroom reads what stillroomctl copies); refused when
+    /// it is anything but a real folder.
+    static func ensureScreenshotFolder(_ folder: String) throws(SystemError) {
+        if mkdir(folder, 0o750) != 0 && errno != EEXIST { throw SystemError("mkdir", path: folder) }
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFLNK: return "\(path) is a symbolic link; a screenshot is never written through one (give a new file's path)"
-        case S_IFREG: break
-        default: return "\(path) is not a file; give a new file's path"
+        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw SystemError("", path: folder, errno: ENOTDIR)
         }
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        let head = (try? FileReading.prefix(path, count: signature.count)) ?? []
-        guard head == signature else { return "\(path) exists and is not a PNG; it was left alone (give a new file's path)" }
-        return nil
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).

@@ -8,8 +8,8 @@ import StillroomCore
 /// daemon tests on virtual time do the same on a loop whose clock they move.
 extension Daemon {
     /// Answers `request` exactly as a client on the control socket would be answered.
-    public func answer(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
-        handle(request, from: PeerCredentials(pid: 0, uid: 0, gid: 0))
+    public func answer(_ request: ControlRequest, from peer: PeerCredentials = PeerCredentials(pid: 0, uid: 0, gid: 0)) -> Result<JSONValue, ControlError> {
+        handle(request, from: peer)
     }
 
     /// Dispatches whatever is ready on the loop without waiting (timers due, sink writes, redraws).

@@ -1,4 +1,5 @@
 import ControlProtocol
+import ControlSocket
 import EventLoop
 import Glibc
 import StillroomCore
@@ -52,11 +53,16 @@ extension Daemon {
         noticeRollback()
     }
 
-    func updateCommand(_ request: ControlCommand.UpdateRequest) -> Result<JSONValue, ControlError> {
+    func updateCommand(_ request: ControlCommand.UpdateRequest, from peer: PeerCredentials) -> Result<JSONValue, ControlError> {
         switch request {
         case .status:
             return .success(updateStatusJSON())
-        case .install(let sourceText):
+        case .install(let sourceText, let confirmed):
+            // Root asks knowingly; anyone else on the socket (group stillroom) says so in the request.
+            guard peer.uid == 0 || confirmed else {
+                return .failure(ControlError(.invalidArgument, "installing an update restarts the box into another version: "
+                                             + "run it as root, or confirm with stillroomctl update install \(sourceText) --yes"))
+            }
             guard updatesAvailable else {
                 return .failure(ControlError(.failed, "system updates are not available on this box (no \(options.updateDirectory): "
                                              + "they are for the appliance image, not the simulator)"))

@@ -87,6 +87,8 @@ public final class Daemon {
     var noticesCache: [InterfaceModel.Notice]?
     /// Favourites or notices changed in the store: re-read them at the next model refresh.
     var storedChanged = false
+    /// The screenshots this daemon wrote, oldest first: the newest few are kept (`screenshotsKept`).
+    var screenshotsWritten: [String] = []
     var transcriptCache: (id: String, transcript: Transcript?)?
     var breathCueCache: (id: String, track: BreathCueTrack?)?
     /// The breathing timer running (the box keeps it), its end, and the alarm that saves its run.

@@ -30,6 +30,12 @@ public struct DaemonOptions: Equatable, Sendable {
     public var preview: Bool?
     public var input: InputSource = .gpio
     public var socketPath = "/run/stillroom/control.sock"
+    /// The one folder screenshots are written to (nil: `screenshots` beside the control socket, in the
+    /// daemon's runtime folder); a client names the file, never the folder.
+    public var screenshotDirectory: String?
+    public var screenshotFolder: String {
+        screenshotDirectory ?? (socketPath.lastIndex(of: "/").map { String(socketPath[..<$0]) } ?? ".") + "/screenshots"
+    }
     public var simulator = false
     public var logThreshold: Logger.Priority = .info
     /// Where more sessions can be fetched from (each a remote manifest); their hosts form the allow-list.
@@ -70,6 +76,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --preview on|off      the screen previewed in the terminal   [on when stdout is a terminal]
           --input SOURCE        gpio | evdev | terminal | none         [gpio]
           --socket PATH         control socket for stillroomctl        [/run/stillroom/control.sock]
+          --screenshot-dir PATH where screenshots are written           [screenshots beside the socket]
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
@@ -130,6 +137,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--content-dir": options.contentDirectory = try path()
             case "--board": options.boardFile = try path()
             case "--socket": options.socketPath = try path()
+            case "--screenshot-dir": options.screenshotDirectory = try path()
             case "--update-dir": options.updateDirectory = try path()
             case "--update-request": options.updateRequestPath = try path()
             case "--sound-devices": options.soundDeviceDirectory = try path()

@@ -1,6 +1,7 @@
 import ControlProtocol
 import Glibc
 import StillroomCore
+import SystemCalls
 
 /// Turns a command line into a request, sends it (or answers from the database when the daemon is
 /// down and the command only reads), and prints the result.
@@ -50,7 +51,18 @@ struct CommandRunner {
                 let file = try oneWord("a file name ending in .png")
                 guard file.hasSuffix(".png") else { throw UsageError("the screenshot file must end in .png") }
                 let absolute = file.hasPrefix("/") ? file : Self.currentDirectory() + "/" + file
-                return try daemon(.screenshot(path: absolute), print: { "Saved \(ScreenshotReport(json: $0)?.path ?? absolute)" })
+                if let problem = ScreenshotCopy.targetProblem(absolute) { fail(problem, .failed) }
+                return try daemon(.screenshot(name: "stillroomctl-\(getpid()).png"), print: { _ in "Saved \(absolute)" }, amend: { result in
+                    guard let written = ScreenshotReport(json: result)?.path else { fail("the daemon did not say where it saved the screenshot", .failed) }
+                    do throws(SystemError) {
+                        try ScreenshotCopy.copy(from: written, to: absolute)
+                    } catch {
+                        fail("the screenshot was saved as \(written) but not copied to \(absolute): \(error)", .failed)
+                    }
+                    guard case .object(var members) = result else { return result }
+                    members["path"] = .string(absolute)
+                    return .object(members)
+                })
             case "say":
                 guard !invocation.words.isEmpty else { throw UsageError("say needs a text") }
                 let text = invocation.words.joined(separator: " ")
@@ -229,7 +241,7 @@ struct CommandRunner {
 
     /// A command that needs the daemon.
     private func daemon(_ command: ControlCommand, print: (JSONValue) -> String,
-                        failsWhen: (JSONValue) -> Bool = { _ in false }) throws -> ExitStatus {
+                        failsWhen: (JSONValue) -> Bool = { _ in false }, amend: (JSONValue) -> JSONValue = { $0 }) throws -> ExitStatus {
         let response: ControlResponse
         do {
             response = try connection.send(command)
@@ -242,7 +254,8 @@ struct CommandRunner {
             case .elsewhere(let reason): fail(reason, .unreachable)
             }
         }
-        return show(response, print: print, failsWhen: failsWhen)
+        guard case .success(let result) = response.outcome else { return show(response, print: print, failsWhen: failsWhen) }
+        return show(ControlResponse(id: response.id, outcome: .success(amend(result))), print: print, failsWhen: failsWhen)
     }
 
     /// A read-only command: from the daemon when it runs, else from the database and content folder.

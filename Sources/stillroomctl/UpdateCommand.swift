@@ -16,7 +16,7 @@ struct UpdateCommand {
         switch (words.first, words.count) {
         case ("status", 1), (nil, 0): return status()
         case ("install", 2): return try install(words[1])
-        default: throw UsageError("usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--no-wait] | update status")
+        default: throw UsageError("usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--yes] [--no-wait] | update status")
         }
     }
 
@@ -29,7 +29,7 @@ struct UpdateCommand {
             guard stat(source, &info) == 0 else { fail("\(given): \(SystemError("stat").reason)", .failed) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { fail("\(given) is not a file", .failed) }
         }
-        var result = ask(.update(.install(source: source)))
+        var result = ask(.update(.install(source: source, confirmed: invocation.flags["--yes"] != nil)))
         if invocation.flags["--no-wait"] != nil { return finish(result, ok: true) }
         var said = ""
         while true {

@@ -69,10 +69,11 @@ import Testing
         Good("timer", ["action": "stop"], .timer(.stop)),
         Good("timer", ["action": "start"], .timer(.start(pattern: nil, minutes: nil))),
         Good("timer", ["action": "start", "pattern": "box", "minutes": 60], .timer(.start(pattern: "box", minutes: 60))),
-        Good("screenshot", ["path": "/tmp/screen.png"], .screenshot(path: "/tmp/screen.png")),
+        Good("screenshot", ["name": "stillroomctl-42.png"], .screenshot(name: "stillroomctl-42.png")),
         Good("update", .update(.status)),
-        Good("update", ["action": "install", "source": "/media/stick/next.raucb"], .update(.install(source: "/media/stick/next.raucb"))),
-        Good("update", ["action": "install"], .update(.install(source: ""))), // the daemon says what a source is
+        Good("update", ["action": "install", "source": "/media/stick/next.raucb"], .update(.install(source: "/media/stick/next.raucb", confirmed: false))),
+        Good("update", ["action": "install", "source": "/s.raucb", "yes": true], .update(.install(source: "/s.raucb", confirmed: true))),
+        Good("update", ["action": "install"], .update(.install(source: "", confirmed: false))), // the daemon says what a source is
     ]
 
     @Test(arguments: good)
@@ -89,6 +90,8 @@ import Testing
         #expect(request.id == 9)
         #expect(try ControlCommand.decode(request).get() == good.command)
     }
+
+    static let screenshotName = "screenshot needs a file name ending in .png (letters, digits, - and _; no folder): the daemon writes only into its own screenshot folder"
 
     struct Bad: Sendable, CustomTestStringConvertible {
         let name: String
@@ -171,9 +174,14 @@ import Testing
         Bad("timer", ["action": "start", "minutes": 61], timer),
         Bad("timer", ["action": "start", "minutes": 1e15], timer),
         Bad("timer", ["action": "start", "minutes": "5"], timer),
-        Bad("screenshot", [:], "screenshot needs an absolute path ending in .png"),
-        Bad("screenshot", ["path": "screen.png"], "screenshot needs an absolute path ending in .png"),
-        Bad("screenshot", ["path": "/tmp/screen.jpg"], "screenshot needs an absolute path ending in .png"),
+        Bad("screenshot", [:], Self.screenshotName),
+        // A path, as clients sent before: the daemon writes only into its own folder.
+        Bad("screenshot", ["path": "/tmp/screen.png"], Self.screenshotName),
+        Bad("screenshot", ["name": "/var/lib/stillroom/stillroomd/stillroom.png"], Self.screenshotName),
+        Bad("screenshot", ["name": "../stillroom.png"], Self.screenshotName),
+        Bad("screenshot", ["name": ".png"], Self.screenshotName),
+        Bad("screenshot", ["name": "screen.jpg"], Self.screenshotName),
+        Bad("screenshot", ["name": .string(String(repeating: "a", count: 65) + ".png")], Self.screenshotName),
         Bad("update", ["action": "bogus"], "unknown update action \"bogus\"; use install or status"),
         Bad("update", ["action": ["install"]], "update: \"action\" takes a string, got an array"),
     ]

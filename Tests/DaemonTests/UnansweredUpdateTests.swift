@@ -37,6 +37,27 @@ import Testing
         }
     }
 
+    /// An install restarts the box into another version: root asks knowingly; any other peer the socket lets
+    /// in (group stillroom) must confirm, and the daemon checks it, not only the CLI. Seen failing with the
+    /// check removed (the unconfirmed request of uid 1000 was written for the agent).
+    @Test func anInstallAskedByAPeerThatIsNotRootNeedsItsConfirmation() throws {
+        let box = try Box()
+        defer { box.harness.stop() }
+        let ask = { (uid: UInt32, yes: Bool) in
+            box.harness.request(raw: ControlRequest(id: 1, command: "update", arguments: [
+                "action": "install", "source": .string(box.bundle), "yes": .bool(yes)]), uid: uid)
+        }
+        guard case .failure(let refusal) = ask(1000, false) else { Issue.record("an unconfirmed install was taken"); return }
+        #expect(refusal.message.contains("run it as root, or confirm with stillroomctl update install"), "\(refusal.message)")
+        #expect(!box.requestLies, "the agent was asked")
+        #expect(box.harness.ctl("update", "install", box.bundle, "--yes", "--no-wait").status == 0)
+        #expect(box.requestLies)
+        unlink(box.folder + "/request")
+        try box.harness.advance(by: SystemUpdate.answerLimit + .seconds(1))
+        guard case .success = ask(1000, true) else { Issue.record("a confirmed install was refused"); return }
+        #expect(box.requestLies)
+    }
+
     @Test func aRequestNobodyTakesFailsAfterTwoMinutesAndPlayComesBack() throws {
         let box = try Box()
         defer { box.harness.stop() }

@@ -1,4 +1,5 @@
 import ControlProtocol
+import ControlSocket
 import DeviceFakes
 import EventLoop
 import FoundationEssentials
@@ -187,6 +188,15 @@ public final class DrivenDaemon {
         guard let daemon else { return .failure(ControlError(.failed, "not running")) }
         nextRequestID += 1
         let answer = daemon.answer(ControlRequest(id: nextRequestID, command))
+        try? virtual?.settle()
+        return answer
+    }
+
+    /// Answers a request as it came off the socket, whatever it says (a client that is not stillroomctl).
+    @discardableResult
+    public func request(raw request: ControlRequest, uid: UInt32 = 0) -> Result<JSONValue, ControlError> {
+        guard let daemon else { return .failure(ControlError(.failed, "not running")) }
+        let answer = daemon.answer(request, from: PeerCredentials(pid: 1, uid: uid, gid: uid))
         try? virtual?.settle()
         return answer
     }

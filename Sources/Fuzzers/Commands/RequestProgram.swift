@@ -16,7 +16,7 @@ struct RequestProgram {
         ("favorite", ["action", "session"]), ("doctor", []), ("say", ["text"]), ("settings", ["key", "value"]),
         ("history", ["view", "month", "format", "run", "all"]), ("downloads", ["action", "session", "confirmed"]),
         ("reminder", ["action", "time", "days", "style", "quiet"]), ("timer", ["action", "pattern", "minutes"]),
-        ("screenshot", ["path"]), ("transcript", ["session"]), ("update", ["action", "source"]), ("unknown-command", ["by"]),
+        ("screenshot", ["name", "path"]), ("transcript", ["session"]), ("update", ["action", "source"]), ("unknown-command", ["by"]),
     ]
     /// Values worth trying for each key, on top of anything at all.
     static let typical: [String: [JSONValue]] = [
