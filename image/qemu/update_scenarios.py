@@ -82,9 +82,26 @@ def make_bundles(image_dir, work_dir, log=print):
     other_key, other_cert = os.path.join(out, "other.key.pem"), os.path.join(out, "other.cert.pem")
     run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
          "-days", "3650", "-subj", "/CN=not the vendor", "-keyout", other_key, "-out", other_cert])
-    run(["rauc", "resign", "--cert=" + other_cert, "--key=" + other_key, "--keyring=" + cert,
+    run(["rauc", "resign", "--cert=" + other_cert, "--key=" + other_key, "--keyring=" + os.path.join(KEYS, "development-ca.cert.pem"),
          "--signing-keyring=" + other_cert,
          os.path.join(stick, "next.raucb"), os.path.join(stick, "other-key.raucb")])
+    # The maker's own CA, but a certificate it issued for another purpose (a web server's): the box asks for
+    # codeSigning (check-purpose=codesign), so this signs nothing it installs.
+    ca_key, ca_cert = os.path.join(KEYS, "development-ca.key.pem"), os.path.join(KEYS, "development-ca.cert.pem")
+    web_key, web_csr, web_cert = (os.path.join(out, "web." + n) for n in ("key.pem", "csr", "cert.pem"))
+    web_ext = os.path.join(out, "web.ext")
+    with open(web_ext, "w") as f:
+        f.write("basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n")
+    run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-subj", "/O=Stillroom/CN=updates.stillroom.test", "-keyout", web_key, "-out", web_csr])
+    run(["openssl", "x509", "-req", "-in", web_csr, "-CA", ca_cert, "-CAkey", ca_key, "-set_serial", "0x51",
+         "-days", "30", "-extfile", web_ext, "-out", web_cert])
+    # (RAUC's resign checks the new signature too: against a configuration that takes any purpose.)
+    any_purpose = os.path.join(out, "any-purpose.conf")
+    with open(any_purpose, "w") as f:
+        f.write("[system]\ncompatible=%s\nbootloader=noop\n[keyring]\npath=%s\ncheck-purpose=any\n" % (compatible, ca_cert))
+    run(["rauc", "resign", "--conf=" + any_purpose, "--keyring=" + ca_cert, "--cert=" + web_cert, "--key=" + web_key,
+         os.path.join(stick, "next.raucb"), os.path.join(stick, "wrong-purpose.raucb")])
     size = os.path.getsize(os.path.join(stick, "next.raucb"))
     with open(os.path.join(stick, "next.raucb"), "rb") as f, open(os.path.join(stick, "truncated.raucb"), "wb") as t:
         t.write(f.read(size // 2))
@@ -202,6 +219,7 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         # RAUC used to lose to udev) and refuses it only once it has mounted it and read its manifest.
         url = "https://%s/other-box.raucb" % bundle_server.HOST
         for name, source, expect in (("other-key", "%s/other-key.raucb" % STICK, "signature"),
+                                     ("wrong-purpose", "%s/wrong-purpose.raucb" % STICK, "purpose"),
                                      ("truncated", "%s/truncated.raucb" % STICK, "bundle"),
                                      ("other-box", url, "compatible")):
             code, output = box.run("stillroomctl update install %s 2>&1" % source, timeout=600)
