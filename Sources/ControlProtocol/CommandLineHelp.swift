@@ -57,6 +57,7 @@ public enum CommandLineHelp {
           screenshot FILE.png         save what the screen shows now
           update install FILE|URL     install a signed update bundle (a .raucb, or an https URL on the
                                       download hosts), then restart into it; refused while playing
+                                      and when not newer than the running version
           update status               the running version and slot, the other slot, the last result
 
         Options:
@@ -94,7 +95,7 @@ public enum CommandLineHelp {
         "settings": "Usage: stillroomctl settings [set KEY VALUE]\nLists the settings, or changes one; a wrong value says what the key takes.",
         "screenshot": "Usage: stillroomctl screenshot FILE.png\nSaves what the screen shows now: the daemon writes it into its own screenshot folder, and stillroomctl copies it to FILE.png as the user who runs it.",
         "say": "Usage: stillroomctl say TEXT\nSpeaks TEXT through the box with the on-box voice, over the recording (ducked) or alone.",
-        "update": "Usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--no-wait] | update status [--json]\nInstalls a signed RAUC bundle into the other slot, with its progress, then the box restarts into it and keeps it\nonly if it starts well (else it goes back by itself). Refused while a session plays. --no-wait: return once it has begun.\nstatus: the running version and slot, the other slot's version, a pending install, the last update's result.",
+        "update": "Usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--yes] [--allow-downgrade] [--no-wait] | update status [--json]\nInstalls a signed RAUC bundle into the other slot, with its progress, then the box restarts into it and keeps it\nonly if it starts well (else it goes back by itself). Refused while a session plays. --no-wait: return once it has begun.\n--yes: confirms the install when not run as root. Versions only go forward: a bundle not newer than the running\none is refused unless root gives --allow-downgrade (root only; for this one install, within the hour).\nstatus: the running version and slot, the other slot's version, a pending install, the last update's result.",
         "network": "Usage: stillroomctl network [--json]\nEach network interface (wired, Wi-Fi): link, addresses, the Wi-Fi network joined and its signal, or why\nit could not join; then whether the download hosts resolve (known from the running daemon).\nExit status 1 when the box has no usable network. Works with the daemon down.",
         "favorite": "Usage: stillroomctl favorite add|remove ID\nMarks or unmarks a favourite.",
     ]

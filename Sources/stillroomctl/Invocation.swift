@@ -20,7 +20,7 @@ struct Invocation {
     var flags: [String: String] = [:]
 
     /// Flags that take no value.
-    static let bareFlags: Set<String> = ["--json", "--help", "-h", "--favorites", "--offline", "--yes", "--all", "--recent", "--essential", "--no-wait"]
+    static let bareFlags: Set<String> = ["--json", "--help", "-h", "--favorites", "--offline", "--yes", "--all", "--recent", "--essential", "--no-wait", "--allow-downgrade"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var invocation = Invocation()

@@ -16,7 +16,23 @@ struct UpdateCommand {
         switch (words.first, words.count) {
         case ("status", 1), (nil, 0): return status()
         case ("install", 2): return try install(words[1])
-        default: throw UsageError("usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--yes] [--no-wait] | update status")
+        default: throw UsageError("usage: stillroomctl update install FILE.raucb|https://HOST/FILE.raucb [--yes] [--allow-downgrade] [--no-wait] | update status")
+        }
+    }
+
+    /// Root's allowance for one install that is not newer than the running version (board/rauc/
+    /// stillroom-version-check reads it, within the hour, and removes it). Written by root's own CLI into the
+    /// agent's folder, which only root can write: never through the daemon, which may not grant it.
+    private func allowDowngrade(_ source: String) {
+        guard getuid() == 0 else {
+            fail("only root may allow a downgrade (versions only go forward: docs/updates.md); run it with sudo", .refused)
+        }
+        let text = "allowed by root (uid 0) for \(source)\n"
+        do throws(SystemError) {
+            try Files.replaceAtomically(folder + "/allow-downgrade", with: Array(text.utf8), temporary: folder + "/.allow-downgrade.new",
+                                        mode: 0o600, flags: O_EXCL | O_NOFOLLOW)
+        } catch {
+            fail("cannot allow the downgrade (\(folder)): \(error.reason)", .failed)
         }
     }
 
@@ -29,6 +45,7 @@ struct UpdateCommand {
             guard stat(source, &info) == 0 else { fail("\(given): \(SystemError("stat").reason)", .failed) }
             guard (info.st_mode & S_IFMT) == S_IFREG else { fail("\(given) is not a file", .failed) }
         }
+        if invocation.flags["--allow-downgrade"] != nil { allowDowngrade(source) }
         var result = ask(.update(.install(source: source, confirmed: invocation.flags["--yes"] != nil)))
         if invocation.flags["--no-wait"] != nil { return finish(result, ok: true) }
         var said = ""

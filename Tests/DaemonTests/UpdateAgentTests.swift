@@ -15,7 +15,7 @@ import TestSupport
 
         /// `rauc install` prints `output` and exits with `status`; the boot selection reports `pending`. Its first
         /// `lostRaces` runs fail as Debian 12's RAUC fails when udev made a stream's nbd device go away.
-        init(raucOutput output: String, status: Int32, pending: String = "B", lostRaces: Int = 0) {
+        init(raucOutput output: String, status: Int32, pending: String = "B", lostRaces: Int = 0, refusal: String? = nil) {
             mkdir(folder, 0o770)
             mkdir(directory.file("bin"), 0o755)
             Files.write("x", to: bundle)
@@ -36,6 +36,7 @@ import TestSupport
                 while [ $i -lt 200 ] && ! grep -q '^percent=40$' '\(folder)/progress' 2>/dev/null; do sleep 0.02; i=$((i + 1)); done
                 grep -q '^percent=40$' '\(folder)/progress' 2>/dev/null && echo yes > '\(directory.file("progress-seen"))'
                 printf '%s' '\(rest)'
+                \(refusal.map { "printf '%s\\n' '\($0)' > '\(folder)/refusal'" } ?? "")
                 exit \(status)
                 """, to: directory.file("bin/rauc"))
             Files.write("""
@@ -126,6 +127,22 @@ import TestSupport
         refused.run("run")
         #expect(refused.file("../rauc-args").split(separator: "\n").count == 1)
         #expect(refused.progress?.message == "Compatible mismatch: Expected stillroom-qemu-amd64 but bundle manifest has stillroom-pi-arm64")
+    }
+
+    /// The version check's reason (board/rauc/stillroom-version-check writes it where only root writes) is
+    /// the report's, not RAUC's "Handler error: Child process exited with code 1"; one from an earlier
+    /// install is not taken for this one's.
+    @Test func aRefusedDowngradeIsReportedInTheVersionChecksWords() {
+        let said = "build 400 (400-x) is not newer than the running build 412 (412-y): versions only go forward"
+        let agent = Agent(raucOutput: "installing\n  0% Installing\nLastError: Handler error: Child process exited with code 1\nidle\n", status: 1, refusal: said)
+        agent.request("action=install\nsource=\(agent.bundle)\n")
+        agent.run("run")
+        #expect(agent.progress?.state == .failed && agent.progress?.message == said, "\(agent.file("progress"))")
+        let other = Agent(raucOutput: "installing\nLastError: Installation error: no space left\nidle\n", status: 1)
+        Files.write("an earlier refusal\n", to: other.folder + "/refusal")
+        other.request("action=install\nsource=\(other.bundle)\n")
+        other.run("run")
+        #expect(other.progress?.message == "Installation error: no space left", "\(other.file("progress"))")
     }
 
     @Test func whatIsNotABundleIsNeverGivenToRAUC() {

@@ -61,7 +61,13 @@ def make_bundles(image_dir, work_dir, log=print):
         run(["rauc", "bundle", "--cert=" + cert, "--key=" + key, folder, path])
         return path
 
-    versions = {"next": version + "+next", "broken": version + "+broken"}
+    # Every version starts with its build number, and a box installs only a later build
+    # (board/rauc/stillroom-version-check): the test's bundles are numbered after the image's.
+    build, rest = re.match(r"^(\d+)-(.*)$", version).groups()
+
+    def numbered(offset, word):
+        return "%d-%s+%s" % (int(build) + offset, rest, word)
+    versions = {"next": numbered(1, "next"), "broken": numbered(2, "broken"), "older": numbered(-1, "older")}
     bundle("next", content, versions["next"])
     # A root whose stillroomd exits at once: the slot boots, the daemon never becomes READY.
     broken = os.path.join(out, "broken")
@@ -85,8 +91,23 @@ def make_bundles(image_dir, work_dir, log=print):
     run(["rauc", "resign", "--cert=" + other_cert, "--key=" + other_key, "--keyring=" + os.path.join(KEYS, "development-ca.cert.pem"),
          "--signing-keyring=" + other_cert,
          os.path.join(stick, "next.raucb"), os.path.join(stick, "other-key.raucb")])
+    size = os.path.getsize(os.path.join(stick, "next.raucb"))
+    with open(os.path.join(stick, "next.raucb"), "rb") as f, open(os.path.join(stick, "truncated.raucb"), "wb") as t:
+        t.write(f.read(size // 2))
+    # Another box's bundle: small images, the right key, another compatible.
+    other_box = os.path.join(out, "other-box")
+    os.makedirs(other_box)
+    for name, megabytes in (("rootfs.ext4", 2), ("boot.vfat", 1)):
+        with open(os.path.join(other_box, name), "wb") as f:
+            f.write(os.urandom(megabytes << 20))
+    shutil.copyfile(os.path.join(content, "hook"), os.path.join(other_box, "hook"))
+    bundle("other-box", other_box, numbered(1, "pi"), "stillroom-pi-arm64")
+    # An older build for this very box, rightly signed: refused before a byte of it is written, so its
+    # images can be the small ones.
+    bundle("older", other_box, versions["older"])
     # The maker's own CA, but a certificate it issued for another purpose (a web server's): the box asks for
-    # codeSigning (check-purpose=codesign), so this signs nothing it installs.
+    # codeSigning (check-purpose=codesign), so this signs nothing it installs (refused at the signature, before
+    # its version is read: the small older bundle serves).
     ca_key, ca_cert = os.path.join(KEYS, "development-ca.key.pem"), os.path.join(KEYS, "development-ca.cert.pem")
     web_key, web_csr, web_cert = (os.path.join(out, "web." + n) for n in ("key.pem", "csr", "cert.pem"))
     web_ext = os.path.join(out, "web.ext")
@@ -101,18 +122,7 @@ def make_bundles(image_dir, work_dir, log=print):
     with open(any_purpose, "w") as f:
         f.write("[system]\ncompatible=%s\nbootloader=noop\n[keyring]\npath=%s\ncheck-purpose=any\n" % (compatible, ca_cert))
     run(["rauc", "resign", "--conf=" + any_purpose, "--keyring=" + ca_cert, "--cert=" + web_cert, "--key=" + web_key,
-         os.path.join(stick, "next.raucb"), os.path.join(stick, "wrong-purpose.raucb")])
-    size = os.path.getsize(os.path.join(stick, "next.raucb"))
-    with open(os.path.join(stick, "next.raucb"), "rb") as f, open(os.path.join(stick, "truncated.raucb"), "wb") as t:
-        t.write(f.read(size // 2))
-    # Another box's bundle: small images, the right key, another compatible.
-    other_box = os.path.join(out, "other-box")
-    os.makedirs(other_box)
-    for name, megabytes in (("rootfs.ext4", 2), ("boot.vfat", 1)):
-        with open(os.path.join(other_box, name), "wb") as f:
-            f.write(os.urandom(megabytes << 20))
-    shutil.copyfile(os.path.join(content, "hook"), os.path.join(other_box, "hook"))
-    bundle("other-box", other_box, version + "+pi", "stillroom-pi-arm64")
+         os.path.join(stick, "older.raucb"), os.path.join(stick, "wrong-purpose.raucb")])
     shutil.rmtree(content)
     shutil.rmtree(broken)
     shutil.rmtree(other_box)
@@ -218,7 +228,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         # box's bundle comes from an https URL: RAUC streams it (the first stream of this boot, the one Debian 12's
         # RAUC used to lose to udev) and refuses it only once it has mounted it and read its manifest.
         url = "https://%s/other-box.raucb" % bundle_server.HOST
-        for name, source, expect in (("other-key", "%s/other-key.raucb" % STICK, "signature"),
+        for name, source, expect in (("older", "%s/older.raucb" % STICK, "versions only go forward"),
+                                     ("other-key", "%s/other-key.raucb" % STICK, "signature"),
                                      ("wrong-purpose", "%s/wrong-purpose.raucb" % STICK, "purpose"),
                                      ("truncated", "%s/truncated.raucb" % STICK, "bundle"),
                                      ("other-box", url, "compatible")):
@@ -361,7 +372,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
             source = "https://%s/next.raucb" % bundle_server.HOST
         else:
             source = "%s/next.raucb" % STICK
-        box.run("nohup stillroomctl update install %s >/run/install.log 2>&1 &" % source)
+        # The running build is next's own: root allows the reinstall (versions only go forward otherwise).
+        box.run("nohup stillroomctl update install %s --allow-downgrade >/run/install.log 2>&1 &" % source)
 
         def writing():
             sectors = box.out("awk '$3 == \"vda5\" {print $10}' /proc/diskstats")
@@ -388,7 +400,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         if boot_select_status(box).get("committed") != "B":
             raise Skip("the update before did not land")
         # From the stick: a whole install streamed through the twin's emulated network takes five times as long
-        # (docs/updates.md).
+        # (docs/updates.md). The running build is next's own: root's allowance, as stillroomctl writes it.
+        box.run("echo 'allowed by root' > /run/stillroom-update/allow-downgrade", check=True)
         code, output = box.run("rauc install %s/next.raucb 2>&1" % STICK, timeout=1800)
         check(code == 0, "rauc install: %s" % output[-800:])
         pending = boot_select_status(box)
