@@ -159,4 +159,23 @@ import TestSupport
         #expect(partition.text(partition.daemonFolder + "/notes") == "the daemon's\n")
         #expect(partition.text(partition.top + "/notes") == "an older slot's\n")
     }
+
+    /// A name the daemon chose never becomes a dot-name of root's at the top (root's own state has dot-names,
+    /// in this release and later ones), and a later release's root folder at the top, met after a rollback
+    /// to this one, is neither moved into the daemon's folder nor given to it.
+    @Test func theDaemonsNamesNeverBecomeRootsDotNamesAndRootsStay() {
+        guard Requirement.need(geteuid() == 0, "giving files to another user needs root") else { return }
+        let partition = Partition()
+        partition.layOutAsBefore()
+        partition.layOut()
+        mkdir(partition.daemonFolder + "/.future-root-state", 0o700)
+        chown(partition.daemonFolder + "/.future-root-state", Self.daemon, Self.daemon)
+        mkdir(partition.top + "/.later-release", 0o700)
+        Files.write("root's\n", to: partition.top + "/.later-release/state")
+        #expect(partition.layOut().status == 0)
+        #expect(partition.link(partition.top + "/.future-root-state") == nil && !Files.exists(partition.top + "/.future-root-state"),
+                "a dot-name of the daemon's was made at the top")
+        #expect(partition.owner(partition.top + "/.later-release") == "0:0:700", "root's folder was moved or given away")
+        #expect(partition.text(partition.top + "/.later-release/state") == "root's\n")
+    }
 }
