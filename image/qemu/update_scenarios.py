@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import time
 
+import attack_scenario
 import bundle_server
 from qemubox import BoxError, DATA_PARTITION, check_data_partition  # noqa: F401
 
@@ -395,6 +396,13 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         return "stillroomctl update install %s: cut after %d MB written to slot A: slot B boots, A stays bad, data clean" % (
             source, written // 2048)
 
+    def attack():
+        if not box.running():
+            boot_ready("attack.boot")
+        box.wait_ready(timeout=boot_budget)
+        mount_stick(box)
+        return attack_scenario.run(box, report, check, STICK, boot_budget)
+
     def power_cut_before_switch_and_in_first_boot():
         needs_running_box()
         if boot_select_status(box).get("committed") != "B":
@@ -438,4 +446,5 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         ("update: a version whose daemon never becomes READY → rolled back by itself", broken_rolls_back),
         ("update: power cut while RAUC writes the slot → the old slot boots, data intact", power_cut_while_writing),
         ("update: power cut before the switch, then in the new slot's first boot → the old slot each time", power_cut_before_switch_and_in_first_boot),
+        ("attack: a shell as the daemon's user, in its sandbox, tries every route to root and to an unsigned or older install", attack),
     ]
