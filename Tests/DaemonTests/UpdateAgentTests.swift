@@ -52,6 +52,9 @@ import TestSupport
                 chmod(directory.file("bin/" + tool), 0o755)
             }
             chmod(directory.file("bin/rauc"), 0o755)
+            // The daemon's options as the image has them: a manifest's host and one more (docs/updates.md).
+            Files.write("STILLROOMD_OPTIONS=\"--manifest https://content.stillroom.test/manifest.json --allow-host Updates.Stillroom.Test\"\n",
+                        to: directory.file("stillroomd.env"))
             chmod(directory.file("select"), 0o755)
         }
 
@@ -60,6 +63,7 @@ import TestSupport
         @discardableResult
         func run(_ verb: String, serviceResult: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
             var environment = ["PATH": directory.file("bin") + ":/usr/bin:/bin", "STILLROOM_UPDATE_DIR": folder,
+                               "STILLROOM_DAEMON_ENV": directory.file("stillroomd.env"),
                                "STILLROOM_UPDATE_REQUEST": folder + "/request", "STILLROOM_BOOT_SELECT": directory.file("select")]
             if let serviceResult { environment["SERVICE_RESULT"] = serviceResult }
             return Subprocess.run("/bin/sh", [RepositoryPaths.root + "/board/rauc/stillroom-update-agent", verb], environment: environment)
@@ -143,6 +147,26 @@ import TestSupport
         other.request("action=install\nsource=\(other.bundle)\n")
         other.run("run")
         #expect(other.progress?.message == "Installation error: no space left", "\(other.file("progress"))")
+    }
+
+    /// The agent applies the box's download hosts again, from root's own file, not from what the daemon says:
+    /// a URL on another host is never given to RAUC, whatever the request. Seen failing without the check
+    /// (RAUC was asked for each).
+    @Test func aURLOffTheDownloadHostsIsNeverGivenToRAUC() {
+        let agent = Agent(raucOutput: Self.installed, status: 0)
+        for source in ["https://evil.example/next.raucb", "https://updates.stillroom.test@evil.example/next.raucb",
+                       "https://evil.example/updates.stillroom.test/next.raucb", "https://updates.stillroom.test.evil.example/x.raucb"] {
+            agent.request("action=install\nsource=\(source)\n")
+            agent.run("run")
+            #expect(agent.progress?.state == .failed && agent.progress?.message.contains("is not one of the box's download hosts") == true,
+                    "\(source): \(agent.file("progress"))")
+        }
+        #expect(!Files.exists(agent.directory.file("rauc-args")), "rauc ran: \(agent.file("../rauc-args"))")
+        for source in ["https://UPDATES.stillroom.test:443/next.raucb", "https://content.stillroom.test/next.raucb"] {
+            agent.request("action=install\nsource=\(source)\n")
+            agent.run("run")
+            #expect(agent.progress?.state == .installed, "\(source): \(agent.file("progress"))")
+        }
     }
 
     @Test func whatIsNotABundleIsNeverGivenToRAUC() {
