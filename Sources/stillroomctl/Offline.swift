@@ -17,7 +17,24 @@ struct OfflineError: Error, CustomStringConvertible {
 struct Offline {
     let invocation: Invocation
 
-    init(_ invocation: Invocation) { self.invocation = invocation }
+    init(_ invocation: Invocation) {
+        self.invocation = invocation
+        Self.actAsTheDataFolderOwner(invocation.dataDirectory)
+    }
+
+    /// Root reads the daemon's files as their owner, never as root: the daemon may have put a link where root
+    /// would write (the doctor's `.write-probe`) or a crafted database before SQLite's parser, and SQLite would
+    /// leave root-owned files (a `-shm`) in the daemon's folder (docs/security.md, "Root's CLI"). When root
+    /// runs this and the data folder is another user's, the process becomes that user, for good: it only
+    /// reads and prints from here on. A folder of root's (a developer's machine) changes nothing.
+    static func actAsTheDataFolderOwner(_ folder: String) {
+        guard geteuid() == 0 else { return }
+        var info = stat()
+        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid != 0 else { return }
+        guard setgroups(0, nil) == 0, setgid(info.st_gid) == 0, setuid(info.st_uid) == 0 else {
+            fail("cannot read \(folder) as its owner (uid \(info.st_uid)): \(SystemError("setuid").reason); start the daemon instead", .failed)
+        }
+    }
 
     /// The last checkpoint's session and place, and the open notices; the rest only the daemon knows.
     func status() throws -> JSONValue {
