@@ -7,6 +7,16 @@ final class Pipe {
     let readEnd: Int32
     let writeEnd: Int32
 
+    /// A pipe whose read end takes the number `readEnd` (dup2: the file that had it is closed in the same
+    /// step, so no other thread can take the number in between, as the kernel's lowest free one could be).
+    init(readEndAt number: Int32) {
+        let fresh = Pipe()
+        precondition(dup2(fresh.readEnd, number) == number)
+        close(fresh.readEnd)
+        readEnd = number
+        writeEnd = fresh.writeEnd
+    }
+
     init() {
         var ends: [Int32] = [0, 0]
         precondition(pipe(&ends) == 0)
@@ -76,17 +86,16 @@ extension EventLoopSuite {
         var calls: [String] = []
         var watches: [String: IOWatch] = [:]
         var replacement: (pipe: Pipe, watch: IOWatch)?
-        // Whichever handler runs first closes the other pipe's read end and opens a new pipe, which the
-        // kernel gives the lowest free number: the one just closed. The collected event for the old
+        // Whichever handler runs first closes the other pipe's read end and opens a new pipe under the same
+        // number (as the kernel gives the lowest free number to the next descriptor; dup2 here, so a test
+        // running beside this one cannot take the number in between). The collected event for the old
         // registration must not reach the new one (or the old handler).
         func handler(_ name: String, _ own: Pipe, _ other: Pipe, _ otherName: String) -> (IOEvents) -> Void {
             return { _ in
                 calls.append(name)
                 guard replacement == nil else { return }
                 watches[otherName]!.cancel()
-                close(other.readEnd)
-                let reused = Pipe()
-                #expect(reused.readEnd == other.readEnd)
+                let reused = Pipe(readEndAt: other.readEnd)
                 let watch = try! loop.watch(reused.readEnd, for: .readable) { _ in calls.append("replacement") }
                 replacement = (reused, watch)
                 _ = own.drain()
