@@ -60,12 +60,13 @@ def run(box, report, check, stick, boot_budget):
     if not box.out("systemctl is-active stillroom.service") == "active":
         raise AssertionError("the daemon is not running before the attack")
     before = {
-        "history": box.out("stillroomctl --json history recent"),
+        "history": exported_runs(box),
         "watched": box.out("sha256sum /etc/shadow /etc/passwd /usr/lib/stillroom/stillroom-update-agent; "
                            "stat -c '%n %U %a' /etc /etc/shadow /var/lib/stillroom /var/lib/stillroom/.update; "
                            "ls -la /etc/ld.so.preload 2>&1; ls /var/lib/stillroom/.update"),
         "boot": box.out("/usr/lib/stillroom/stillroom-boot-select status"),
     }
+    # The box plays through the attack: a taken-over daemon is still the daemon the owner hears.
     played = box.ctl("play", "sweep")
     check(played[0] == 0, "play before the attack: %s" % (played,))
 
@@ -87,6 +88,9 @@ def run(box, report, check, stick, boot_budget):
     succeeded = [line for line in lines if line.startswith("SUCCEEDED")]
     outcomes = {line.split(":", 1)[0].split(" ", 1)[1]: line.split(":", 1)[1].strip()[:100] for line in lines}
 
+    playing = box.status().get("state")
+    check(playing == "playing", "the box stopped playing during the attack's routes: %s" % playing)
+
     # 2. Requests through the daemon's own channel, which it may write: what the agent (root) makes of them.
     def request_taken(label):
         box.wait_until("the agent to take the %s request" % label,
@@ -95,16 +99,18 @@ def run(box, report, check, stick, boot_budget):
         box.wait_until("the agent to finish with the %s request" % label, lambda: box.out(
             "systemctl show -p ActiveState --value stillroom-update.service") in ("inactive", "failed"), 300, interval=1.0)
 
+    def refusals_said():
+        return int(box.out("journalctl -u stillroom-update -o cat --no-pager | grep -c 'not a plain file: refused' || true") or 0)
+
+    said_before = refusals_said()
     as_daemon("ln -s /etc/shadow /run/stillroom/update-request", "attack-link")
     request_taken("link")
-    said = box.out("journalctl -u stillroom-update -o cat --no-pager | tail -5")
-    link_refused = "not a plain file: refused" in said
-    outcomes["request-as-a-link"] = said.splitlines()[-1][:100] if said else "nothing said"
+    link_refused = refusals_said() == said_before + 1
+    outcomes["request-as-a-link"] = "refused unread" if link_refused else "not refused"
     as_daemon("mkfifo /run/stillroom/update-request", "attack-fifo")
     request_taken("FIFO")
-    said = box.out("journalctl -u stillroom-update -o cat --no-pager | tail -3")
-    fifo_refused = "not a plain file: refused" in said
-    outcomes["request-as-a-fifo"] = said.splitlines()[-1][:100] if said else "nothing said"
+    fifo_refused = refusals_said() == said_before + 2
+    outcomes["request-as-a-fifo"] = "refused unread" if fifo_refused else "not refused"
     as_daemon("printf 'action=install\\nsource=%s/older.raucb\\nallow-downgrade=yes\\n' > /run/stillroom/update-request.new"
               " && mv /run/stillroom/update-request.new /run/stillroom/update-request" % stick, "attack-downgrade")
     request_taken("downgrade")
@@ -142,7 +148,9 @@ def run(box, report, check, stick, boot_budget):
                     "ls -la /etc/ld.so.preload 2>&1; ls /var/lib/stillroom/.update")
     check(after == before["watched"], "root's files changed:\n%s\n→\n%s" % (before["watched"], after))
     check(box.out("/usr/lib/stillroom/stillroom-boot-select status") == before["boot"], "the slot selection changed")
-    check(box.out("stillroomctl --json history recent") == before["history"], "the practice history changed")
+    runs = exported_runs(box)
+    lost = [run for run in before["history"] if run not in runs]
+    check(not lost, "practice runs lost: %s" % lost[:3])
     played = box.ctl("play", "sweep")
     status = box.status()
     check(played[0] == 0 and status.get("state") == "playing", "play after the attack: %s %s" % (played, status.get("state")))
@@ -156,3 +164,8 @@ def run(box, report, check, stick, boot_budget):
 
 def status_ok(status):
     return isinstance(status, dict) and status.get("state") in ("playing", "loading")
+
+
+def exported_runs(box):
+    """Every practice run the box keeps, as `stillroomctl history export --format json` gives them."""
+    return json.loads(box.out("stillroomctl history export --format json")).get("runs", [])
