@@ -67,7 +67,7 @@ def run(box, report, check, stick, boot_budget):
         "boot": box.out("/usr/lib/stillroom/stillroom-boot-select status"),
     }
     # The box plays through the attack: a taken-over daemon is still the daemon the owner hears.
-    played = box.ctl("play", "sweep")
+    played = box.ctl("play", "test-sweep")
     check(played[0] == 0, "play before the attack: %s" % (played,))
 
     def as_daemon(script, name="attack"):
@@ -151,7 +151,7 @@ def run(box, report, check, stick, boot_budget):
     runs = exported_runs(box)
     lost = [run for run in before["history"] if run not in runs]
     check(not lost, "practice runs lost: %s" % lost[:3])
-    played = box.ctl("play", "sweep")
+    played = box.ctl("play", "test-sweep")
     status = box.status()
     check(played[0] == 0 and status.get("state") == "playing", "play after the attack: %s %s" % (played, status.get("state")))
     report.figure("attack.routes_tried", tried)

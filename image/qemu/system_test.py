@@ -911,8 +911,10 @@ def main():
         told = []
         for mounted_by, append in (("initramfs", ""), ("systemd", "stillroom.early-data=0")):
             box.run("systemctl stop stillroom.service", check=True)
-            box.run("cd /var/lib/stillroom && find . -maxdepth 1 -type l -delete && "
-                    "find stillroomd -mindepth 1 -maxdepth 1 -exec mv -t . {} + && rmdir stillroomd && "
+            # (A name at the top that the daemon's folder also has, a .cache, say, is replaced by the daemon's.)
+            box.run("cd /var/lib/stillroom && ls -la . stillroomd >&2 && find . -maxdepth 1 -type l -delete && "
+                    "for f in stillroomd/* stillroomd/.[!.]*; do [ -e \"$f\" ] || continue; n=${f#stillroomd/}; "
+                    "rm -rf \"./$n\" && mv \"$f\" \"./$n\" || exit 1; done && rmdir stillroomd && "
                     "chown -R root:root /var/lib/stillroom/stillroom.db* && chown stillroom:stillroom . && chmod 0750 . && "
                     "ln -s /etc /var/lib/stillroom/stillroomd && sync", check=True)
             check(box.out("stat -c %U /var/lib/stillroom/stillroom.db") == "root", "the database was not made root's")
