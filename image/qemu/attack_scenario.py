@@ -27,7 +27,8 @@ SANDBOX = [
     "SystemCallErrorNumber=EPERM", "UMask=0027",
 ]
 
-# Each line: a route's name and the shell that tries it; the route succeeds when the shell exits 0.
+# Each line: a route's name and the shell that tries it; the route succeeds when the shell exits 0 (one that
+# hangs is cut after 20 s by `timeout`, which exits 124: not a success).
 ROUTES = r"""
 top-link|ln -s /etc/shadow /var/lib/stillroom/.planted
 top-rename|mv /var/lib/stillroom/.update /var/lib/stillroom/.update-moved
@@ -45,11 +46,11 @@ run-from-data-folder|cp /usr/bin/true /var/lib/stillroom/stillroomd/t && chmod 0
 preload|echo /var/lib/stillroom/stillroomd/evil.so >> /etc/ld.so.preload
 replace-a-program|cp /usr/bin/true /usr/lib/stillroom/stillroom-update-agent
 unit-override|mkdir -p /etc/systemd/system/stillroom-update.service.d
-su-root|su -c id root </dev/null
+su-root|timeout 20 su -c id root </dev/null
 kill-init|kill -9 1
-mount-boot-partition|mount -o rw LABEL=STILLBOOT /tmp
-start-the-agent|systemctl start stillroom-update.service
-reboot|systemctl reboot
+mount-boot-partition|timeout 20 mount -o rw LABEL=STILLBOOT /tmp
+start-the-agent|timeout 20 systemctl start --no-ask-password stillroom-update.service
+reboot|timeout 20 systemctl reboot --no-ask-password
 raw-block-device|head -c 512 /dev/disk/by-label/stillroom-data
 kernel-module|modprobe dummy
 """
