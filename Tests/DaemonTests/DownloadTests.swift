@@ -50,6 +50,14 @@ import Testing
         let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
         #expect(playing.contains("\"session\":\"far-sweep\""))
         #expect(harness.ctl("download", "remove", "far-sweep").status == 2) // needs --yes
+        // The daemon asks for the confirmation itself: a client that is not stillroomctl and leaves it out
+        // removes nothing (docs/security.md, "The control socket"). Seen failing with a missing
+        // confirmation taken for a yes (the recording was removed).
+        let client = try #require(RawSocketClient(path: harness.socketPath))
+        client.send(#"{"v":1,"id":7,"command":"downloads","arguments":{"action":"remove","session":"far-sweep"}}"# + "\n")
+        let answer = client.readLines(1).first ?? ""
+        #expect(answer.contains("\"id\":7") && answer.contains("Add --yes to confirm"), "\(answer)")
+        #expect(harness.ctl("downloads").stdout.contains("On this box"), "removed without its confirmation")
         #expect(harness.ctl("download", "remove", "far-sweep", "--yes").status == 0)
         #expect(harness.ctl("sessions").stdout.contains("download 0.1 MB")) // listed again as downloadable
         let (status, _) = harness.stop()
