@@ -27,7 +27,8 @@ struct UpdateCommand {
         guard getuid() == 0 else {
             fail("only root may allow a downgrade (versions only go forward: docs/updates.md); run it with sudo", .refused)
         }
-        let text = "allowed by root (uid 0) for \(source)\n"
+        // The agent honours it for this source alone (board/rauc/stillroom-update-agent).
+        let text = "allowed by root (uid 0)\nsource=\(source)\n"
         do throws(SystemError) {
             try Files.replaceAtomically(folder + "/allow-downgrade", with: Array(text.utf8), temporary: folder + "/.allow-downgrade.new",
                                         mode: 0o600, flags: O_EXCL | O_NOFOLLOW)
