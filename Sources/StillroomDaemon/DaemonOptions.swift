@@ -1,5 +1,6 @@
 import DisplayPipeline
 import StillroomCore
+import SystemCalls
 
 /// Where presses and turns come from.
 public enum InputSource: String, Equatable, Sendable, CaseIterable {
@@ -33,9 +34,7 @@ public struct DaemonOptions: Equatable, Sendable {
     /// The one folder screenshots are written to (nil: `screenshots` beside the control socket, in the
     /// daemon's runtime folder); a client names the file, never the folder.
     public var screenshotDirectory: String?
-    public var screenshotFolder: String {
-        screenshotDirectory ?? (socketPath.lastIndex(of: "/").map { String(socketPath[..<$0]) } ?? ".") + "/screenshots"
-    }
+    public var screenshotFolder: String { screenshotDirectory ?? Files.parent(of: socketPath) + "/screenshots" }
     public var simulator = false
     public var logThreshold: Logger.Priority = .info
     /// Where more sessions can be fetched from (each a remote manifest); their hosts form the allow-list.
