@@ -75,6 +75,10 @@ import TestSupport
         var old = [timespec(tv_sec: time(nil) - 3700, tv_nsec: 0), timespec(tv_sec: time(nil) - 3700, tv_nsec: 0)]
         utimensat(AT_FDCWD, box.allowance, &old, 0)
         #expect(box.check("400-2026.11.01-abc").status != 0, "an allowance of more than an hour ago was taken")
+        // Written "in the future": the clock was set back since, and its age says nothing.
+        var ahead = [timespec(tv_sec: time(nil) + 600, tv_nsec: 0), timespec(tv_sec: time(nil) + 600, tv_nsec: 0)]
+        utimensat(AT_FDCWD, box.allowance, &ahead, 0)
+        #expect(box.check("400-2026.11.01-abc").status != 0, "an allowance dated after now was taken")
     }
 
     /// `--allow-downgrade` is root's alone: the CLI of another user refuses it before asking anything.
