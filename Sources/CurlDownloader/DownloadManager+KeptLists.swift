@@ -2,11 +2,15 @@
 //
 // - each downloaded session's manifest entry, beside its recording (`<id>.session.json`, KeptSessionEntry):
 //   the session plays and shows with its title, licence and transcript though no manifest lists it;
-// - each source's last good manifest (`sources/<hash of its address>.json`): sessions not downloaded still
-//   show, marked as needing the network, until the source is reached again.
+// - each source's last good manifest with its signature (`sources/<hash of its address>.signed`: the 64
+//   bytes of the signature, then the list): sessions not downloaded still show, marked as needing the
+//   network, until the source is reached again. One file, written atomically, so a power cut never leaves a
+//   list without its signature; the copy is checked again when read, and its version is the floor a newer
+//   list must not go below.
 
 import CryptoHash
 import StillroomCore
+import SystemCalls
 
 extension DownloadManager {
     /// The session a downloaded copy's kept entry describes (when the copy is on the box).
@@ -67,10 +71,19 @@ extension DownloadManager {
 
     // MARK: Manifests kept on the box
 
-    /// Where the last good manifest of source `index` is kept.
+    /// Where the last good manifest of source `index` is kept, with its signature.
     func keptManifestPath(_ index: Int) -> String {
+        keptManifestStem(index) + ".signed"
+    }
+
+    /// Where firmware from before lists were signed kept it (alone): removed when found.
+    private func unsignedManifestPath(_ index: Int) -> String {
+        keptManifestStem(index) + ".json"
+    }
+
+    private func keptManifestStem(_ index: Int) -> String {
         let name = String(SHA256Hasher.digest(Array(sources[index].url.description.utf8)).hex.prefix(24))
-        return directory + "/" + DownloadLayout.manifestCacheDirectoryName + "/" + name + ".json"
+        return directory + "/" + DownloadLayout.manifestCacheDirectoryName + "/" + name
     }
 
     /// Lists each source's sessions from its kept manifest, until the source is reached. Called at start.
@@ -81,7 +94,25 @@ extension DownloadManager {
             return
         }
         for index in sources.indices {
-            guard let bytes = DownloadFiles.read(keptManifestPath(index), limit: configuration.limits.manifestByteLimit) else { continue }
+            if Files.isRegularFile(unsignedManifestPath(index)) {
+                try? DownloadFiles.remove(unsignedManifestPath(index))
+                log(.info, "downloads: removed the unsigned list kept for \(sources[index].url) (kept before lists were signed)")
+            }
+            let limit = configuration.limits.manifestByteLimit + Int64(SignedList.signatureByteCount)
+            guard let kept = DownloadFiles.read(keptManifestPath(index), limit: limit) else { continue }
+            let signature = Array(kept.prefix(SignedList.signatureByteCount))
+            let bytes = Array(kept.dropFirst(SignedList.signatureByteCount))
+            let version: Int
+            switch trustedVersion(of: bytes, signature: signature) {
+            case .failure(let refusal):
+                // Changed on the card, or signed by a key the box no longer trusts: listed again when the
+                // source is reached.
+                log(.warning, "downloads: the kept list of \(sources[index].url) is not used: \(refusal.reason)")
+                continue
+            case .success(let checked):
+                version = checked
+            }
+            keptLists[index] = (version, bytes)
             let parsed = CatalogParser.parseManifest(bytes, fileName: sources[index].url.description, manifestURL: sources[index].url)
             sourceSessions[index] = parsed.catalog.sessions
             sourceParseProblems[index] = parsed.problems
@@ -93,10 +124,10 @@ extension DownloadManager {
     }
 
     /// Keeps a manifest that was fetched and read, replacing the copy kept before.
-    func keepManifest(_ bytes: [UInt8], of index: Int) {
+    func keepManifest(_ bytes: [UInt8], signature: [UInt8], of index: Int) {
         let file = keptManifestPath(index)
         do {
-            try DownloadFiles.writeAtomically(bytes, to: file)
+            try DownloadFiles.writeAtomically(signature + bytes, to: file)
             try DownloadFiles.syncDirectory(directory + "/" + DownloadLayout.manifestCacheDirectoryName)
         } catch {
             log(.warning, "downloads: could not keep a copy of \(sources[index].url): \(error)")

@@ -7,6 +7,7 @@
 
 import EventLoop
 import FoundationEssentials
+import CryptoHash
 import StillroomCore
 import SystemCalls
 
@@ -92,6 +93,8 @@ public final class DownloadManager {
         public var dataDirectory: String
         /// The manifests to read (for a base URL, `DownloadManager.manifestURL(base:)`).
         public var manifestURLs: [RemoteURL]
+        /// The maker's keys: a list is used only when one of them signed it.
+        public var contentKeys: ContentKeySet
         public var policy: DownloadPolicy
         public var limits: TransferLimits
         /// Re-hash every downloaded copy at start-up (in the background, a chunk per loop turn).
@@ -103,11 +106,13 @@ public final class DownloadManager {
         /// How much of a file is hashed per loop turn when reading one back.
         public var hashChunkBytes: Int
 
-        public init(dataDirectory: String, manifestURLs: [RemoteURL], policy: DownloadPolicy, limits: TransferLimits = TransferLimits(),
+        public init(dataDirectory: String, manifestURLs: [RemoteURL], contentKeys: ContentKeySet, policy: DownloadPolicy,
+                    limits: TransferLimits = TransferLimits(),
                     verifyCopiesAtStart: Bool = true, spaceCheckInterval: Int64 = 1_000_000, writeCapacityLimit: Int64? = nil,
                     hashChunkBytes: Int = 1 << 20) {
             self.dataDirectory = dataDirectory
             self.manifestURLs = manifestURLs
+            self.contentKeys = contentKeys
             self.policy = policy
             self.limits = limits
             self.verifyCopiesAtStart = verifyCopiesAtStart
@@ -156,6 +161,21 @@ public final class DownloadManager {
     public internal(set) var remoteSessions: [Session] = []
     /// Each source's raw session entries, from its latest list, to keep beside a download.
     var sourceEntries: [Int: [ContentID: JSONValue]] = [:]
+    /// The version and bytes of the signed list each source last gave (or its kept copy): a list may not
+    /// go back from it (SignedList.replayRefusal).
+    var keptLists: [Int: (version: Int, bytes: [UInt8])] = [:]
+    /// The maker's keys in libcrypto, made when the first list is checked (libcrypto loads lazily).
+    lazy var signatureChecker: Result<ContentSignatureChecker, InvalidValue> = {
+        let keys = configuration.contentKeys
+        guard !keys.keys.isEmpty else {
+            return .failure(InvalidValue("the box has no key to check lists of sessions with (none in \(keys.source))"))
+        }
+        do {
+            return .success(try ContentSignatureChecker(keys: keys.keys))
+        } catch {
+            return .failure(InvalidValue("its signature cannot be checked: \(error)"))
+        }
+    }()
     /// Downloaded sessions as their kept entries describe them (see DownloadManager+KeptLists.swift).
     var keptEntries: [ContentID: Session] = [:]
     var verifier: CopyVerifier?

@@ -12,7 +12,7 @@ extension Daemon {
     func startDownloads() {
         let urls = options.manifestURLs.compactMap { try? RemoteURL(parsing: $0) }
         let configuration = DownloadManager.Configuration(
-            dataDirectory: options.dataDirectory, manifestURLs: urls,
+            dataDirectory: options.dataDirectory, manifestURLs: urls, contentKeys: ContentKeyFolder.read(options.contentKeyDirectory, log: logger),
             policy: DownloadPolicy(hosts: DownloadHostAllowList(options.downloadHosts)))
         do {
             let manager = try DownloadManager(configuration: configuration, loop: loop, store: store) { [logger] level, message in

@@ -39,6 +39,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var logThreshold: Logger.Priority = .info
     /// Where more sessions can be fetched from (each a remote manifest); their hosts form the allow-list.
     public var manifestURLs: [String] = []
+    /// The maker's public keys (`*.pub`): a list of sessions is used only when one of them signed it.
+    public var contentKeyDirectory = "/usr/share/stillroom/content-keys"
     /// Extra hosts downloads may be redirected to (a CDN behind the manifest's host).
     public var allowedHosts: [String] = []
     /// The hosts downloads and streamed updates may come from: the manifests' and the --allow-host ones,
@@ -79,6 +81,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --manifest URL        a remote manifest of downloadable sessions (repeatable; https,
                                 or http on 127.0.0.1 only); its host joins the allow-list
           --allow-host HOST     another host downloads may come from (repeatable)
+          --content-keys PATH   the maker's keys lists of sessions must be signed with
+                                                               [/usr/share/stillroom/content-keys]
           --update-dir PATH     the update agent's reports            [/run/stillroom-update]
           --update-request PATH the request to the update agent       [/run/stillroom/update-request]
           --wifi-control PATH   wpa_supplicant's control sockets, or none  [/run/wpa_supplicant]
@@ -137,6 +141,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--board": options.boardFile = try path()
             case "--socket": options.socketPath = try path()
             case "--screenshot-dir": options.screenshotDirectory = try path()
+            case "--content-keys": options.contentKeyDirectory = try path()
             case "--update-dir": options.updateDirectory = try path()
             case "--update-request": options.updateRequestPath = try path()
             case "--sound-devices": options.soundDeviceDirectory = try path()
@@ -223,6 +228,8 @@ public struct DaemonOptions: Equatable, Sendable {
             audioFallsBackToPaced = timeWarp == 1
         }
         if !explicit.contains("--board") { boardFile = "board/simulator.conf" }
+        // The checkout's development key, which scripts/serve-content signs with.
+        if !explicit.contains("--content-keys") { contentKeyDirectory = "board/keys/development-trusted" }
         // A desktop's own Wi-Fi is not the box's: the simulator follows none unless told.
         if !explicit.contains("--wifi-control") { wifiControlDirectory = nil }
         // The demo server scripts/run starts beside the simulator (scripts/serve-content).

@@ -128,4 +128,16 @@ import Testing
             _ = try checkProvenance(folder + "/provenance.json", folder: folder)
         }
     }
+
+    /// Content/remote is published as a host would: its list signed (scripts/sign-list) with the development
+    /// key the simulator trusts, and versioned. A list edited without signing again fails here.
+    @Test func theRemoteSampleListIsSignedWithTheDevelopmentKeyAndVersioned() throws {
+        let list = Files.read(content + "/remote/manifest.json")
+        let signature = Files.read(content + "/remote/manifest.json.sig")
+        let pem = String(decoding: Files.read(RepositoryPaths.developmentContentKeys + "/development-content.pub"), as: UTF8.self)
+        let checker = try ContentSignatureChecker(keys: [try ContentKey(pem: pem, name: "development-content.pub")])
+        #expect(checker.signer(of: list, signature: signature)?.name == "development-content.pub",
+                "Content/remote/manifest.json changed since it was signed: raise its version and run scripts/sign-list on it")
+        #expect(try SignedList.version(of: list).get() >= 1)
+    }
 }

@@ -51,6 +51,18 @@ final class DownloadHarness {
     var freeSpaceOverride: Int64?
     var configuration: DownloadManager.Configuration
 
+    /// The key the test's publisher signs its lists with (the manager trusts it).
+    static let publisherKey = try! ContentSigningKey(seed: Array(repeating: 0x5a, count: 32), name: "publisher.pub")
+    /// The checkout's development key, which scripts/serve-content signs with.
+    static var developmentKeys: ContentKeySet {
+        let folder = RepositoryPaths.developmentContentKeys
+        let pem = String(decoding: Files.read(folder + "/development-content.pub"), as: UTF8.self)
+        return ContentKeySet(keys: [try! ContentKey(pem: pem, name: "development-content.pub")], source: folder)
+    }
+
+    /// A key the manager does not trust.
+    static let strangerKey = try! ContentSigningKey(seed: Array(repeating: 0xa5, count: 32), name: "stranger.pub")
+
     static let rain = try! ContentID(validating: "rain")
     static let wind = try! ContentID(validating: "wind")
 
@@ -67,6 +79,7 @@ final class DownloadHarness {
         configuration = DownloadManager.Configuration(
             dataDirectory: dataDirectory ?? directory.file("data"),
             manifestURLs: [],
+            contentKeys: ContentKeySet(keys: [Self.publisherKey.publicKey], source: "the test's keys"),
             policy: DownloadPolicy(
                 hosts: DownloadHostAllowList(["127.0.0.1"]),
                 retry: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200), jitterFraction: 0.2,
@@ -76,6 +89,7 @@ final class DownloadHarness {
             spaceCheckInterval: 0,
             hashChunkBytes: 16_384)
         configuration.manifestURLs = [server.url("/remote/manifest.json")]
+        server.signingKey = Self.publisherKey
         configure(&configuration)
         publishManifest()
         try makeManager()
@@ -116,13 +130,24 @@ final class DownloadHarness {
              "provenance": "\(id).provenance.json"}
             """
         }
-        let manifest = """
+        publish(list: """
             {"schema": 1, "sessions": [
             \(entry("rain", "Rain", url: rainURL, bytes: rainDeclaredBytes ?? rainBytes.count, digest: rainDigest ?? SHA256Hasher.digest(rainBytes))),
             \(entry("wind", "Wind", url: "wind.mp3", bytes: windBytes.count, digest: SHA256Hasher.digest(windBytes)))
             ]}
-            """
-        server.files["/remote/manifest.json"] = Array(manifest.utf8)
+            """)
+    }
+
+    /// The version the next `publish(list:)` gives.
+    var nextListVersion = 1
+
+    /// Serves `json` as the list of sessions, as a publisher does: with the next version written in after
+    /// its opening brace (the server signs it when its `.sig` is asked for).
+    func publish(list json: String) {
+        var text = json
+        if let brace = text.firstIndex(of: "{") { text.insert(contentsOf: "\"version\": \(nextListVersion), ", at: text.index(after: brace)) }
+        nextListVersion += 1
+        server.files["/remote/manifest.json"] = Array(text.utf8)
     }
 
     /// Runs the loop until `condition` holds. Fails (instead of hanging) after a minute with no events.

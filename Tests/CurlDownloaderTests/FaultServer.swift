@@ -3,6 +3,7 @@
 // normally). Single-threaded and driven by the loop, so tests are deterministic: a "stall" is a server
 // that stops sending, a "trickle" a timer, a "crash" closing every socket including the listener.
 
+import CryptoHash
 import EventLoop
 import Glibc
 import StillroomCore
@@ -45,6 +46,14 @@ final class FaultServer {
     private(set) var port: UInt16 = 0
     var files: [String: [UInt8]] = [:]
     var scripts: [String: [Fault]] = [:]
+    /// Signs what `files` holds: `X.sig`, when not in `files` itself, is X's signature with this key (as a
+    /// publisher serves a list and its signature).
+    var signingKey: ContentSigningKey?
+
+    private func signature(at path: String) -> [UInt8]? {
+        guard path.hasSuffix(".sig"), let signingKey, let signed = files[String(path.dropLast(4))] else { return nil }
+        return signingKey.sign(signed)
+    }
     private(set) var requests: [Request] = []
     private var listener: Int32 = -1
     private var listenerWatch: IOWatch?
@@ -133,7 +142,9 @@ final class FaultServer {
             fault = script.removeFirst()
             scripts[request.path] = script
         }
-        guard let file = files[request.path] else { return (Self.response(404, body: Array("not found\n".utf8)), .close, nil) }
+        guard let file = files[request.path] ?? signature(at: request.path) else {
+            return (Self.response(404, body: Array("not found\n".utf8)), .close, nil)
+        }
         let offset = Self.rangeStart(request.range)
         switch fault {
         case .status(let status):

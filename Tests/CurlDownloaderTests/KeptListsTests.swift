@@ -57,7 +57,7 @@ import Testing
         try harness.loadManifests()
         try harness.manager.download(H.rain)
         try harness.runUntilSettled(H.rain)
-        harness.server.files["/remote/manifest.json"] = Array("{\"schema\": 1, \"sessions\": []}".utf8)
+        harness.publish(list: "{\"schema\": 1, \"sessions\": []}")
         try harness.loadManifests()
         #expect(harness.manager.remoteSessions.isEmpty)
         #expect(harness.manager.sessions.map(\.id) == [H.rain])
@@ -77,7 +77,7 @@ import Testing
     @Test func anUnreadableManifestKeepsTheLastGoodList() throws {
         let harness = try H()
         try harness.loadManifests()
-        harness.server.files["/remote/manifest.json"] = Array("{\"schema\": 1, \"sessions\": [".utf8)
+        harness.publish(list: "{\"schema\": 1, \"sessions\": [")
         try harness.loadManifests()
         #expect(harness.manager.remoteSessions.map(\.id) == [H.rain, H.wind])
         try harness.makeManager() // the kept copy is still the good one

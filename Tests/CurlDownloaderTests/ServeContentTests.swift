@@ -77,6 +77,7 @@ final class ServeContent {
         }
         let server = try ServeContent(folder: folder)
         harness.configuration.manifestURLs = [server.url("/manifest.json")]
+        harness.configuration.contentKeys = H.developmentKeys
 
         // A partial file from an earlier attempt: the demo server must answer the Range request.
         runShell("mkdir -p '\(harness.downloadsFolder)'")
@@ -103,6 +104,7 @@ final class ServeContent {
         let server = try ServeContent(folder: RepositoryPaths.content + "/remote")
         let harness = try H { _ in }
         harness.configuration.manifestURLs = [server.url("/manifest.json")]
+        harness.configuration.contentKeys = H.developmentKeys
         harness.configuration.policy.reserveBytes = 0
         try harness.makeManager()
         try harness.loadManifests()

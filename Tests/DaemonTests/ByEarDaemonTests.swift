@@ -173,7 +173,7 @@ import Testing
         Files.write("WEBVTT\n\n00:00.000 --> 00:20.000\nA sweep.\n", to: remote + "/gone-sweep/transcript.vtt")
         Files.write("{}", to: remote + "/gone-sweep/provenance.json")
         Files.write("""
-            {"schema": 1, "sessions": [{"id": "gone-sweep", "title": "Gone sweep", "theme": "unwind",
+            {"schema": 1, "version": 1, "sessions": [{"id": "gone-sweep", "title": "Gone sweep", "theme": "unwind",
               "description": "A session whose audio the server no longer has.", "durationSeconds": 20.0,
               "remote": {"url": "gone-sweep/audio.mp3", "bytes": 1000,
                          "sha256": "0000000000000000000000000000000000000000000000000000000000000000"},

@@ -36,9 +36,12 @@ import Testing
         }
 
         private var allEntries: [String] = []
+        /// Each list written is a new version, as a publisher's would be (serve-content signs it).
+        private var version = 0
 
         func writeManifest(_ entries: [String]) {
-            Files.write("{\"schema\": 1, \"sessions\": [\(entries.joined(separator: ","))]}", to: folder + "/manifest.json")
+            version += 1
+            Files.write("{\"schema\": 1, \"version\": \(version), \"sessions\": [\(entries.joined(separator: ","))]}", to: folder + "/manifest.json")
         }
 
         /// The manifest without `id`: the source no longer offers it.

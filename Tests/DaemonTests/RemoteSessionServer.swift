@@ -43,7 +43,7 @@ final class RemoteSessionServer {
         let hasher = SHA256Hasher()
         hasher.update(audio)
         Files.write("""
-            {"schema": 1, "sessions": [{"id": "far-sweep", "title": \(jsonString(title)), "theme": "unwind",
+            {"schema": 1, "version": 1, "sessions": [{"id": "far-sweep", "title": \(jsonString(title)), "theme": "unwind",
               "description": "A downloadable test sweep.", "durationSeconds": 20.0,
               "remote": {"url": "far-sweep/audio.mp3", "bytes": \(audio.count), "sha256": "\(hasher.finalize().hex)"},
               "transcript": "far-sweep/transcript.vtt", "provenance": "far-sweep/provenance.json",

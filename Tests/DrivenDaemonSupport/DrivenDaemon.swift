@@ -54,7 +54,7 @@ public final class DrivenDaemon {
 
     public var arguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
-         "--socket", socketPath, "--audio-device", daemonAudioDevice] + extraArguments
+         "--socket", socketPath, "--audio-device", daemonAudioDevice, "--content-keys", RepositoryPaths.developmentContentKeys] + extraArguments
     }
 
     /// The pipe `--input terminal` reads its keys from (`typeKeys`), while running with `keys`.

@@ -35,7 +35,7 @@ public final class DaemonHarness {
 
     public var daemonArguments: [String] {
         ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "none",
-         "--socket", socketPath] + (daemonAudioDevice.isEmpty ? [] : ["--audio-device", daemonAudioDevice]) + extraArguments
+         "--socket", socketPath, "--content-keys", RepositoryPaths.developmentContentKeys] + (daemonAudioDevice.isEmpty ? [] : ["--audio-device", daemonAudioDevice]) + extraArguments
     }
 
     /// Starts the daemon and waits for READY=1. With `keys`, its stdin is a pipe (`typeKeys`).

@@ -9,6 +9,8 @@ public enum RepositoryPaths {
 
     /// The bundled content folder.
     public static var content: String { root + "/Content" }
+    /// The folder of public keys the simulator trusts; scripts/serve-content signs with its private half.
+    public static var developmentContentKeys: String { root + "/board/keys/development-trusted" }
 }
 
 extension RepositoryPaths {

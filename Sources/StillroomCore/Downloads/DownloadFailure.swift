@@ -71,6 +71,8 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
     case tls(String)
     /// A transcript, breath-cue or provenance file that does not parse.
     case invalidSideFile(String)
+    /// A list of sessions the maker's key does not vouch for (no signature, a bad one, an older version).
+    case untrustedList(String)
     /// The copy on this box no longer matches what was verified (found at start-up).
     case damagedOnBox(String)
     /// The last of too many transient failures in a row.
@@ -135,6 +137,8 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
             return "The secure connection to the server failed (\(detail))."
         case .invalidSideFile(let detail):
             return "A file that belongs to the session is damaged (\(detail))."
+        case .untrustedList(let detail):
+            return "The list of sessions was not used: \(detail)."
         case .damagedOnBox(let detail):
             return "The downloaded copy on this box is damaged (\(detail)), so it was removed."
         case .gaveUp(let attempts, let last):
@@ -171,6 +175,8 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
             return "The memory card may be failing or read-only; check it, then choose Retry."
         case .tls:
             return "Check the box's date and time (certificates need them), then choose Retry."
+        case .untrustedList:
+            return "The sessions already on the box stay as they are. Tell whoever publishes these sessions."
         case .recorded(_, let advice):
             return advice
         }
@@ -198,6 +204,7 @@ public indirect enum DownloadFailure: Error, Sendable, Hashable, CustomStringCon
         case .cannotWrite: "cannot_write"
         case .tls: "tls"
         case .invalidSideFile: "invalid_side_file"
+        case .untrustedList: "untrusted_list"
         case .damagedOnBox: "damaged_on_box"
         case .gaveUp: "gave_up"
         case .recorded: "failed"
