@@ -16,18 +16,18 @@ HOST = "updates.stillroom.test"
 GUEST_ADDRESS = "10.0.2.100"
 
 
-def make_certificates(folder):
-    """A CA and a server certificate for HOST signed by it; returns (ca.pem, cert.pem, key.pem)."""
+def make_certificates(folder, host=HOST):
+    """A CA and a server certificate for `host` signed by it; returns (ca.pem, cert.pem, key.pem)."""
     os.makedirs(folder, exist_ok=True)
     ca_key, ca, key, request, cert = (os.path.join(folder, n) for n in ("ca.key", "ca.pem", "server.key", "server.csr", "server.pem"))
     quiet = dict(check=True, capture_output=True)
     subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                     "-days", "30", "-subj", "/CN=Stillroom update test CA", "-keyout", ca_key, "-out", ca], **quiet)
     subprocess.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-subj", "/CN=" + HOST, "-keyout", key, "-out", request], **quiet)
+                    "-subj", "/CN=" + host, "-keyout", key, "-out", request], **quiet)
     extensions = os.path.join(folder, "san.cnf")
     with open(extensions, "w") as f:
-        f.write("subjectAltName=DNS:%s\nextendedKeyUsage=serverAuth\n" % HOST)
+        f.write("subjectAltName=DNS:%s\nextendedKeyUsage=serverAuth\n" % host)
     subprocess.run(["openssl", "x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
                     "-days", "30", "-extfile", extensions, "-out", cert], **quiet)
     return ca, cert, key
@@ -106,6 +106,6 @@ def start(folder, certificates):
     return server
 
 
-def guest_forward(server):
-    """QEMU's -netdev user option that takes the guest's GUEST_ADDRESS:443 to the server."""
-    return "guestfwd=tcp:%s:443-cmd:socat - TCP:127.0.0.1:%d" % (GUEST_ADDRESS, server.server_address[1])
+def guest_forward(server, address=GUEST_ADDRESS):
+    """QEMU's -netdev user option that takes the guest's `address`:443 to the server."""
+    return "guestfwd=tcp:%s:443-cmd:socat - TCP:127.0.0.1:%d" % (address, server.server_address[1])

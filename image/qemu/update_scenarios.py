@@ -20,6 +20,7 @@ import time
 
 import attack_scenario
 import bundle_server
+import https_download_scenario
 from qemubox import BoxError, DATA_PARTITION, check_data_partition  # noqa: F401
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -215,7 +216,12 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         box.extra_drives = [made["stick"]]
         state["certificates"] = bundle_server.make_certificates(os.path.join(work_dir, "update-bundles", "certificates"))
         state["server"] = bundle_server.start(made["served"], state["certificates"])
-        box.guest_forwards = [bundle_server.guest_forward(state["server"])]
+        # A list of sessions and its recording beside the bundles, and a stranger's server with the same files
+        # (the HTTPS download scenario, next).
+        state["content_digest"] = https_download_scenario.make_content(made["served"])
+        state["stranger"], stranger_forward = https_download_scenario.start_stranger(os.path.join(work_dir, "update-bundles"),
+                                                                                     made["served"])
+        box.guest_forwards = [bundle_server.guest_forward(state["server"]), stranger_forward]
         boot_ready("update.boot_a")
         before = boot_select_status(box)
         check(before["booted"] == "A" and before["committed"] == "A", "the box as flashed: %s" % before)
@@ -440,8 +446,12 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         return ("a cut after the install, before the switch: slot B booted with A pending; a cut in A's first boot: "
                 "the firmware went home to slot B: %s" % now["last_result"])
 
+    https_download = https_download_scenario.scenario(box, report, check, state,
+                                                      lambda b: trust_bundle_server(b, state["certificates"][0]), needs_running_box)
+
     return [
         ("update: bundles with another key, truncated, for another box → refused, nothing written", refusals),
+        ("https: a signed list and its session over TLS from a trusted server; a stranger's certificate refused", https_download),
         ("update: stillroomctl update install → notice on screen → trial boot → checked and committed; history kept", install_and_keep),
         ("update: a version whose daemon never becomes READY → rolled back by itself", broken_rolls_back),
         ("update: power cut while RAUC writes the slot → the old slot boots, data intact", power_cut_while_writing),
