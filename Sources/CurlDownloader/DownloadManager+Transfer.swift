@@ -1,6 +1,7 @@
 // Performing a job's transfer effects: side files first (small, into memory), then the recording into
 // its `.part` file (after re-reading what a restart left there into the digest), then verify and install.
 
+import CryptoHash
 import EventLoop
 import StillroomCore
 import SystemCalls
@@ -229,7 +230,8 @@ extension DownloadManager {
             case .failure(let failure):
                 feed(running.id, .transferFailed(failure))
             case .success(let bytes):
-                if let problem = Self.problem(with: bytes, role: role, session: running.session) {
+                if let problem = Self.digestProblem(with: bytes, role: role, session: running.session)
+                    ?? Self.problem(with: bytes, role: role, session: running.session) {
                     feed(running.id, .transferFailed(.invalidSideFile(problem)))
                     return
                 }
@@ -238,6 +240,19 @@ extension DownloadManager {
                 fetchSideFiles(running, remaining: Array(remaining.dropFirst()), collected: next)
             }
         }
+    }
+
+    /// A side file is taken only as its signed list describes it (SignedList): the list must give its
+    /// SHA-256 (`sideFileSha256`), and the bytes must match, before any parser sees them.
+    static func digestProblem(with bytes: [UInt8], role: DownloadLayout.FileRole, session: Session) -> String? {
+        guard let expected = session.sideFileDigests[role.rawValue] else {
+            return "the list of sessions gives no SHA-256 for the \(role.rawValue) file (sideFileSha256.\(role.rawValue))"
+        }
+        let actual = SHA256Hasher.digest(bytes)
+        guard actual == expected else {
+            return "the \(role.rawValue) file does not match its SHA-256 in the list (expected \(expected.hex.prefix(12))…, got \(actual.hex.prefix(12))…)"
+        }
+        return nil
     }
 
     /// Side files are checked like bundled ones before they may replace anything.

@@ -68,7 +68,7 @@ final class DownloadHarness {
 
     var rainBytes = recordingBytes(200_000, seed: 7)
     var windBytes = recordingBytes(50_000, seed: 9)
-    let transcript = Array("WEBVTT\n\n00:00.000 --> 00:01.000\nSoft rain.\n".utf8)
+    var transcript = Array("WEBVTT\n\n00:00.000 --> 00:01.000\nSoft rain.\n".utf8)
     let provenance = Array("{\"made\": \"by a test\"}".utf8)
 
     init(dataDirectory: String? = nil, configure: (inout DownloadManager.Configuration) -> Void = { _ in }) throws {
@@ -127,7 +127,7 @@ final class DownloadHarness {
             {"id": "\(id)", "title": "\(title)", "theme": "unwind", "description": "A test recording.", "durationSeconds": 60,
              "remote": {"url": "\(url)", "bytes": \(bytes), "sha256": "\(digest.hex)"},
              "transcript": "\(id).vtt", "license": {"name": "CC0 1.0", "attribution": "Stillroom project"},
-             "provenance": "\(id).provenance.json"}
+             "provenance": "\(id).provenance.json", \(sideFileDigests)}
             """
         }
         publish(list: """
@@ -136,6 +136,11 @@ final class DownloadHarness {
             \(entry("wind", "Wind", url: "wind.mp3", bytes: windBytes.count, digest: SHA256Hasher.digest(windBytes)))
             ]}
             """)
+    }
+
+    /// The `sideFileSha256` member of an entry whose transcript and provenance are this harness's.
+    var sideFileDigests: String {
+        "\"sideFileSha256\": {\"transcript\": \"\(SHA256Hasher.digest(transcript).hex)\", \"provenance\": \"\(SHA256Hasher.digest(provenance).hex)\"}"
     }
 
     /// The version the next `publish(list:)` gives.

@@ -59,7 +59,9 @@ import Testing
 
     @Test func anInvalidTranscriptFailsTheDownloadBeforeTheRecordingIsFetched() throws {
         let harness = try H()
-        harness.server.files["/remote/rain.vtt"] = Array("not a transcript".utf8)
+        // The publisher's own mistake: the list vouches for it, the parser still refuses it.
+        harness.transcript = Array("not a transcript".utf8)
+        harness.publishManifest()
         try harness.loadManifests()
         try harness.manager.download(H.rain)
         try harness.runUntilSettled(H.rain)
@@ -68,6 +70,37 @@ import Testing
             return
         }
         #expect(detail.contains("WebVTT"))
+        #expect(harness.server.requests(for: "/remote/rain.mp3").isEmpty)
+        #expect(harness.folder().isEmpty)
+        harness.expectConsistent()
+    }
+
+    /// A side file is taken only as the signed list describes it: changed on the host (one byte), or with
+    /// no digest in the list, the download fails before the recording is asked for and leaves nothing.
+    /// Seen failing without the digest check (rain on the box with the host's transcript).
+    @Test(arguments: [false, true])
+    func aSideFileTheListDoesNotVouchForFailsTheDownload(listHasDigests: Bool) throws {
+        let harness = try H()
+        if listHasDigests {
+            var changed = harness.transcript
+            changed[changed.count - 2] = UInt8(ascii: "!")
+            harness.server.files["/remote/rain.vtt"] = changed
+        } else {
+            harness.publish(list: String(decoding: harness.server.files["/remote/manifest.json"]!, as: UTF8.self)
+                .replacing(#/, "sideFileSha256": \{[^}]*\}/#, with: "").replacing(#/"version": \d+, /#, with: ""))
+        }
+        try harness.loadManifests()
+        try harness.manager.download(H.rain)
+        try harness.runUntilSettled(H.rain)
+        guard case .invalidSideFile(let detail) = try #require(harness.status(H.rain)?.failure) else {
+            Issue.record("expected an invalid side file, got \(String(describing: harness.status(H.rain)))")
+            return
+        }
+        if listHasDigests {
+            #expect(detail.hasPrefix("the transcript file does not match its SHA-256 in the list (expected "), "\(detail)")
+        } else {
+            #expect(detail == "the list of sessions gives no SHA-256 for the transcript file (sideFileSha256.transcript)")
+        }
         #expect(harness.server.requests(for: "/remote/rain.mp3").isEmpty)
         #expect(harness.folder().isEmpty)
         harness.expectConsistent()

@@ -37,7 +37,8 @@ import Testing
             {"schema": 1, "sessions": [{"id": "wind", "title": "Wind, changed", "theme": "unwind", "description": "A test recording.",
              "durationSeconds": 60, "remote": {"url": "wind.mp3", "bytes": \(harness.windBytes.count),
              "sha256": "\(SHA256Hasher.digest(harness.windBytes).hex)"}, "transcript": "wind.vtt",
-             "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}, "provenance": "wind.provenance.json"}]}
+             "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}, "provenance": "wind.provenance.json",
+             \(harness.sideFileDigests)}]}
             """)
         serve(harness)
         try harness.loadManifests()

@@ -178,6 +178,7 @@ import Testing
               "remote": {"url": "gone-sweep/audio.mp3", "bytes": 1000,
                          "sha256": "0000000000000000000000000000000000000000000000000000000000000000"},
               "transcript": "gone-sweep/transcript.vtt", "provenance": "gone-sweep/provenance.json",
+              \(RemoteSessionServer.sideFileDigests(in: remote + "/gone-sweep")),
               "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}]}
             """, to: remote + "/manifest.json")
         let server = Subprocess("/usr/bin/python3", [RepositoryPaths.root + "/scripts/serve-content", "--port", "0", "--dir", remote])

@@ -21,6 +21,7 @@ import Testing
               "description": "A downloadable test sweep.", "durationSeconds": 20.0,
               "remote": {"url": "far-sweep/audio.mp3", "bytes": \(audio.count), "sha256": "\(hasher.finalize().hex)"},
               "transcript": "far-sweep/transcript.vtt", "provenance": "far-sweep/provenance.json",
+              \(RemoteSessionServer.sideFileDigests(in: remote + "/far-sweep")),
               "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}]}
             """, to: remote + "/manifest.json")
         return remote

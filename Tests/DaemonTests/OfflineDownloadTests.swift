@@ -28,7 +28,8 @@ import Testing
                     {"id": "\(id)", "title": "\(title)", "theme": "unwind", "description": "A downloadable test sweep.",
                      "durationSeconds": \(seconds), "remote": {"url": "\(id)/audio.mp3", "bytes": \(audio.count),
                      "sha256": "\(SHA256Hasher.digest(audio).hex)"}, "transcript": "\(id)/transcript.vtt",
-                     "provenance": "\(id)/provenance.json", "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}
+                     "provenance": "\(id)/provenance.json", "license": {"name": "CC0 1.0", "attribution": "Stillroom project"},
+                     \(RemoteSessionServer.sideFileDigests(in: "\(folder)/\(id)"))}
                     """)
             }
             allEntries = entries

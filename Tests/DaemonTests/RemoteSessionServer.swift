@@ -47,9 +47,19 @@ final class RemoteSessionServer {
               "description": "A downloadable test sweep.", "durationSeconds": 20.0,
               "remote": {"url": "far-sweep/audio.mp3", "bytes": \(audio.count), "sha256": "\(hasher.finalize().hex)"},
               "transcript": "far-sweep/transcript.vtt", "provenance": "far-sweep/provenance.json",
+              \(sideFileDigests(in: remote + "/far-sweep")),
               "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}]}
             """, to: remote + "/manifest.json")
         return remote
+    }
+
+    /// The `sideFileSha256` member of a list's entry for the side files in `folder` (a session's folder of
+    /// a served list), as the publisher's tools write it (scripts/content/signed_list.py).
+    static func sideFileDigests(in folder: String) -> String {
+        let digests = ["transcript": "transcript.vtt", "provenance": "provenance.json"].sorted { $0.key < $1.key }.map { name, file in
+            "\"\(name)\": \"\(SHA256Hasher.digest(Files.read(folder + "/" + file)).hex)\""
+        }
+        return "\"sideFileSha256\": {" + digests.joined(separator: ", ") + "}"
     }
 
     /// `text` as a JSON string literal (control characters escaped, as a manifest may carry them).

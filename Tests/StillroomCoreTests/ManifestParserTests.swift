@@ -17,7 +17,8 @@ import StillroomCore
           "transcript": "steady-rain/transcript.vtt",
           "breathCues": "steady-rain/breath.json",
           "license": { "name": "CC BY 4.0", "attribution": "Stillroom project" },
-          "provenance": "steady-rain/provenance.json"
+          "provenance": "steady-rain/provenance.json",
+          "sideFileSha256": { "transcript": "\#(CatalogFixtures.digestB)", "provenance": "\#(CatalogFixtures.digestA)" }
         },
         {
           "id": "mirror-focus",
@@ -35,6 +36,17 @@ import StillroomCore
     """#
 
     static let manifestURL = try! RemoteURL(parsing: "https://content.stillroom.example/remote/manifest.json")
+
+    @Test func sideFileDigestsAreReadAndABadOneIsReported() throws {
+        let result = CatalogParser.parseManifest(Array(Self.manifestText.utf8), fileName: "manifest.json", manifestURL: Self.manifestURL)
+        let rain = try #require(result.catalog.sessions.first)
+        #expect(rain.sideFileDigests.mapValues(\.hex) == ["transcript": CatalogFixtures.digestB, "provenance": CatalogFixtures.digestA])
+        #expect(result.catalog.sessions.last?.sideFileDigests == [:]) // optional when parsing: the downloader requires them
+        let bad = Self.manifestText.replacing("\"transcript\": \"\(CatalogFixtures.digestB)\"", with: "\"transcript\": \"abc\"")
+        let refused = CatalogParser.parseManifest(Array(bad.utf8), fileName: "manifest.json", manifestURL: Self.manifestURL)
+        #expect(refused.catalog.sessions.map(\.id.rawValue) == ["mirror-focus"])
+        #expect(refused.problems.map(\.field) == ["sideFileSha256.transcript"], "\(refused.problems)")
+    }
 
     @Test func resolvesEveryReferenceAgainstTheManifestURL() throws {
         let result = CatalogParser.parseManifest(Array(Self.manifestText.utf8), fileName: "manifest.json", manifestURL: Self.manifestURL)

@@ -37,6 +37,8 @@ def make_content(folder):
         "id": SESSION, "title": "TLS sweep", "theme": "unwind", "description": "A sweep downloaded over HTTPS.",
         "durationSeconds": 20.0, "remote": {"url": SESSION + ".mp3", "bytes": len(audio), "sha256": digest},
         "transcript": SESSION + ".vtt", "provenance": SESSION + ".provenance.json",
+        "sideFileSha256": {role: hashlib.sha256(files[SESSION + suffix]).hexdigest()
+                           for role, suffix in (("transcript", ".vtt"), ("provenance", ".provenance.json"))},
         "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}}]}
     files["manifest.json"] = json.dumps(listing, indent=1).encode()
     for name, data in files.items():

@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import markup  # noqa: E402
+import signed_list  # noqa: E402
 
 KEY_ORDER = ["id", "title", "theme", "description", "durationSeconds", "audio", "remote",
              "transcript", "breathCues", "license", "provenance"]
@@ -88,7 +89,7 @@ def main():
     write_json(os.path.join(content, "catalog.json"), {
         "schema": 1, "defaultSession": args.default,
         "sessions": sorted(bundled, key=order), "sounds": old["sounds"]})
-    write_json(os.path.join(content, "remote", "manifest.json"), {"schema": 1, "sessions": sorted(remote, key=order)})
+    signed_list.write_remote_list(content, sorted(remote, key=order))
     summaries += [r for r in old_meas["recordings"] if r.get("set") == "sound"]
     write_json(os.path.join(content, "measurements.json"), {"note": old_meas["note"], "recordings": summaries})
     print("assembled catalog.json, remote/manifest.json, measurements.json")

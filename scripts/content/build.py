@@ -24,6 +24,7 @@ sys.path.insert(0, HERE)
 
 import dsp  # noqa: E402
 import markup  # noqa: E402
+import signed_list  # noqa: E402
 import measure  # noqa: E402
 import voice as voices  # noqa: E402
 
@@ -700,7 +701,7 @@ def main():
     for r in sorted(remote, key=order):
         r = dict(r)
         remote_entries.append(ordered(r))
-    write_json(os.path.join(content, "remote", "manifest.json"), {"schema": 1, "sessions": remote_entries})
+    signed_list.write_remote_list(content, remote_entries)
     write_json(os.path.join(content, "measurements.json"), {
         "note": "Written by scripts/make-content from measurements of the encoded files. Nobody listened.",
         "recordings": summaries})

@@ -76,6 +76,7 @@ extension CatalogParser {
         let breathCues = readAsset("breathCues", from: &reader, source: source, required: false)
         let license = readLicense(&reader)
         let provenance = readAsset("provenance", from: &reader, source: source, required: true)
+        let sideFileDigests = readSideFileDigests(&reader, source: source)
 
         guard reader.problems.isEmpty, let id, let title, let theme, let description, let duration, let audio,
               let transcript, let license, let provenance else {
@@ -83,7 +84,8 @@ extension CatalogParser {
         }
         let session = Session(
             id: id, title: title, theme: theme, description: description, durationSeconds: duration,
-            audio: audio, transcript: transcript, breathCues: breathCues, license: license, provenance: provenance)
+            audio: audio, transcript: transcript, breathCues: breathCues, license: license, provenance: provenance,
+            sideFileDigests: sideFileDigests)
         return (session, [])
     }
 

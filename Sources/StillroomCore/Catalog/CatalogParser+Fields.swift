@@ -59,6 +59,22 @@ extension CatalogParser {
         return RemoteAudio(url: url, byteCount: byteCount, sha256: digest)
     }
 
+    /// The side files a downloadable session's list vouches for: `sideFileSha256` `{ "transcript",
+    /// "breathCues", "provenance" }`, each a SHA-256. Read only from a remote manifest (bundled files ship in
+    /// the image); optional here, so an entry kept before lists carried them still reads, and required by
+    /// the downloader before it takes a side file.
+    static let sideFileNames = ["transcript", "breathCues", "provenance"]
+
+    static func readSideFileDigests(_ reader: inout FieldReader, source: Source) -> [String: SHA256Digest] {
+        guard case .remoteManifest = source, var digests = reader.nested("sideFileSha256", required: false) else { return [:] }
+        defer { reader.absorb(digests) }
+        var found: [String: SHA256Digest] = [:]
+        for name in sideFileNames {
+            if let digest = digests.converted(name, required: false, SHA256Digest.init(validating:)) { found[name] = digest }
+        }
+        return found
+    }
+
     /// A transcript, breath-cue or provenance reference: a content-folder path in the catalog,
     /// a URL (relative to the manifest) in a manifest.
     static func readAsset(_ key: String, from reader: inout FieldReader, source: Source, required: Bool) -> AssetLocation? {

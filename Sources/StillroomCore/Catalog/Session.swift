@@ -18,11 +18,14 @@ public struct Session: Sendable, Hashable, Identifiable {
     public var license: License
     /// The provenance record (how and by whom the recording was made).
     public var provenance: AssetLocation
+    /// A downloadable session's side files' digests, from its signed list (`sideFileSha256`), by field
+    /// name: "transcript", "breathCues", "provenance". The downloader takes a side file only when it matches.
+    public var sideFileDigests: [String: SHA256Digest]
 
     public init(
         id: ContentID, title: String, theme: Theme, description: String, durationSeconds: Double,
         audio: AudioSource, transcript: AssetLocation, breathCues: AssetLocation? = nil,
-        license: License, provenance: AssetLocation
+        license: License, provenance: AssetLocation, sideFileDigests: [String: SHA256Digest] = [:]
     ) {
         self.id = id
         self.title = title
@@ -34,5 +37,6 @@ public struct Session: Sendable, Hashable, Identifiable {
         self.breathCues = breathCues
         self.license = license
         self.provenance = provenance
+        self.sideFileDigests = sideFileDigests
     }
 }
