@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "stillroomd", targets: ["stillroomd"]),
         .executable(name: "stillroomctl", targets: ["stillroomctl"]),
+        .executable(name: "stillroom-wifi-relay", targets: ["stillroom-wifi-relay"]),
     ],
     targets: [
         // C libraries (system library targets, pkg-config).
@@ -79,7 +80,9 @@ let package = Package(
         .target(name: "CurlDownloader", dependencies: ["CCurl", "CryptoHash", "EventLoop", "StillroomCore", "SystemCalls"]),
         // The network as the box sees it: wpa_supplicant's control sockets (events in the loop, requests
         // for the CLI), interfaces from sysfs and getifaddrs, host lookups for the CLI.
-        .target(name: "NetworkProbe", dependencies: ["EventLoop", "StillroomCore", "SystemCalls"]),
+        .target(name: "NetworkProbe", dependencies: ["EventLoop", "MonotonicTime", "StillroomCore", "SystemCalls"]),
+        // The daemon's only way to wpa_supplicant: a few read-only commands, relayed (docs/security.md).
+        .executableTarget(name: "stillroom-wifi-relay", dependencies: ["EventLoop", "NetworkProbe"]),
 
         // Fakes beside the adapters; they power tests and the simulator alike.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "MonotonicTime", "SystemCalls"]),

@@ -64,7 +64,7 @@ public enum CommandLineHelp {
           --socket PATH      the control socket        [/run/stillroom/control.sock]
           --data-dir PATH    the daemon's data folder   [/var/lib/stillroom/stillroomd]
           --content-dir PATH the bundled content       [/usr/share/stillroom/content]
-          --wifi-control PATH wpa_supplicant's control sockets  [/run/wpa_supplicant]
+          --wifi-control PATH the Wi-Fi relay's sockets         [/run/stillroom-wifi]
           --wait SECONDS     how long to wait for the daemon's answer (1 to 3600)  [30]
           --json             print the result as one JSON object
           --help             this text; `stillroomctl COMMAND --help` for one command

@@ -7,7 +7,7 @@ import StillroomCore
 /// sysfs, the Wi-Fi signal from /proc/net/wireless, and wpa_supplicant's STATUS where it runs.
 public enum InterfaceProbe {
     public static func read(sysfs: String = "/sys/class/net", wireless: String = "/proc/self/net/wireless",
-                            supplicantDirectory: String = "/run/wpa_supplicant") -> [NetworkReport.Interface] {
+                            supplicantDirectory: String = "/run/stillroom-wifi") -> [NetworkReport.Interface] {
         let links = linksByInterface()
         let signals = signalLevels(readText(wireless) ?? "")
         let supplicants = Set(SupplicantSocket.interfaces(in: supplicantDirectory))

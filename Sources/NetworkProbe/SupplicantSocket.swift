@@ -55,12 +55,18 @@ public final class SupplicantSocket {
     /// The datagrams waiting now (non-blocking), as text; `gone` when the peer went away (the read
     /// failed with ECONNREFUSED: wpa_supplicant stopped and its socket is no more).
     public func receiveWaiting() -> (datagrams: [String], gone: Bool) {
-        var datagrams: [String] = []
+        let (datagrams, gone) = receiveWaitingBytes()
+        return (datagrams.map { String(decoding: $0, as: UTF8.self) }, gone)
+    }
+
+    /// The same, as the bytes arrived (the Wi-Fi relay passes them on untouched).
+    public func receiveWaitingBytes() -> (datagrams: [[UInt8]], gone: Bool) {
+        var datagrams: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = retryingOnInterrupt { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             if count > 0 {
-                datagrams.append(String(decoding: buffer[..<count], as: UTF8.self))
+                datagrams.append(Array(buffer[..<count]))
                 continue
             }
             return (datagrams, count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)

@@ -56,8 +56,9 @@ public struct DaemonOptions: Equatable, Sendable {
     /// The file the daemon writes to ask the update agent for an install or a restart: in its own runtime
     /// folder, which the agent (root) only reads from, never writes to (docs/security.md).
     public var updateRequestPath = "/run/stillroom/update-request"
-    /// wpa_supplicant's control sockets, followed for the Wi-Fi's state (nil: not followed, the simulator).
-    public var wifiControlDirectory: String? = "/run/wpa_supplicant"
+    /// The Wi-Fi relay's sockets (wpa_supplicant's, limited to reading: stillroom-wifi-relay), followed for
+    /// the Wi-Fi's state (nil: not followed, the simulator).
+    public var wifiControlDirectory: String? = "/run/stillroom-wifi"
 
     public init() {}
 
@@ -85,7 +86,8 @@ public struct DaemonOptions: Equatable, Sendable {
                                                                [/usr/share/stillroom/content-keys]
           --update-dir PATH     the update agent's reports            [/run/stillroom-update]
           --update-request PATH the request to the update agent       [/run/stillroom/update-request]
-          --wifi-control PATH   wpa_supplicant's control sockets, or none  [/run/wpa_supplicant]
+          --wifi-control PATH   the Wi-Fi relay's sockets (wpa_supplicant's, relayed), or none
+                                                               [/run/stillroom-wifi]
           --time-warp N         run the clocks N times fast (simulated devices only: paced audio,
                                 png or no display, terminal or no input, no downloads)
           --simulator           run on a desktop: data in ./.sim, screen to PNG, keys from the terminal,

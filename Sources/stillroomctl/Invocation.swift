@@ -6,7 +6,7 @@ struct Invocation {
     var dataDirectory = "/var/lib/stillroom/stillroomd"
     var contentDirectory = "/usr/share/stillroom/content"
     /// wpa_supplicant's control sockets (`network`, doctor's network line).
-    var wifiControlDirectory = "/run/wpa_supplicant"
+    var wifiControlDirectory = "/run/stillroom-wifi"
     /// How long to wait for the daemon's answer, in seconds (`--wait`).
     var answerWaitSeconds = Invocation.defaultAnswerWaitSeconds
     static let defaultAnswerWaitSeconds = 30

@@ -48,7 +48,7 @@ import Testing
               case .run(let simulated) = try DaemonOptions.parse(["--simulator", "--wifi-control", "/tmp/wpa"]) else {
             Issue.record("expected run"); return
         }
-        #expect(box.wifiControlDirectory == "/run/wpa_supplicant")
+        #expect(box.wifiControlDirectory == "/run/stillroom-wifi") // the relay's, never wpa_supplicant's own
         #expect(elsewhere.wifiControlDirectory == "/tmp/wpa")
         #expect(none.wifiControlDirectory == nil)
         #expect(simulated.wifiControlDirectory == "/tmp/wpa")

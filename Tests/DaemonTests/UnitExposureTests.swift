@@ -18,6 +18,7 @@ import TestSupport
         "stillroom-ssh-keys.service": 4.0,
         "stillroom-wifi-config.service": 4.0,
         "stillroom-wifi@.service": 4.0,
+        "stillroom-wifi-relay.service": 4.0,
     ]
 
     static var units: [String] {

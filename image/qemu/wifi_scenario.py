@@ -69,7 +69,7 @@ def scenarios(box, report, check, Skip, ssh_key, state):
         check(mount == "/var/lib/stillroom", "the configuration is on %s, not the data partition" % mount)
         config = box.out("cat %s/wpa_supplicant.conf" % STATE)
         check("ssid=%s" % SSID.encode().hex() in config and "country=%s" % COUNTRY in config and
-              PASSPHRASE not in config and "ctrl_interface=DIR=/run/wpa_supplicant GROUP=stillroom" in config,
+              PASSPHRASE not in config and "ctrl_interface=DIR=/run/wpa_supplicant GROUP=stillroom-wifi\n" in config,
               "the configuration: %s" % config)
         on_card = box.run("d=$(mktemp -d) && mount -t vfat -o ro LABEL=STILLBOOT $d && ls $d; umount $d; rmdir $d")[1]
         check("wifi" not in on_card.lower(), "still on the boot partition: %s" % on_card)
@@ -117,17 +117,31 @@ def scenarios(box, report, check, Skip, ssh_key, state):
         report.figure("wifi.address", address)
         leases = box.out("cat /run/ap-dnsmasq.leases")
         check(address in leases, "the access point's DHCP server did not hand out %s: %s" % (address, leases))
-        # The daemon's side of the contract: its user reaches wpa_supplicant's control socket (STATUS). wpa_cli
-        # binds its reply socket in /tmp, which wpa_supplicant, root without CAP_DAC_OVERRIDE in its unit,
+        # The daemon's side of the contract: its user reaches the Wi-Fi relay's socket (STATUS), never
+        # wpa_supplicant's, and the relay passes on nothing that changes the Wi-Fi (docs/security.md, "Wi-Fi").
+        # wpa_cli binds its reply socket in /tmp, which wpa_supplicant and the relay, without CAP_DAC_OVERRIDE,
         # may answer only when that socket is writable to others (umask 0); the daemon's own reply socket is
         # an abstract one, with no file to be refused.
+        as_daemon = "cd /tmp && umask 0 && setpriv --reuid stillroom --regid stillroom --init-groups "
         socket_mode = box.out("stat -c '%%G %%a' /run/wpa_supplicant/%s" % own)
-        check(socket_mode.split()[0] == "stillroom", "the control socket: %s" % socket_mode)
-        status = box.run("cd /tmp && umask 0 && setpriv --reuid stillroom --regid stillroom --init-groups "
-                         "wpa_cli -p /run/wpa_supplicant -i %s status" % own)[1]
+        check(socket_mode.split()[0] == "stillroom-wifi", "wpa_supplicant's control socket: %s" % socket_mode)
+        relay_mode = box.out("stat -c '%%G %%a' /run/stillroom-wifi/%s" % own)
+        check(relay_mode == "stillroom 660", "the relay's socket: %s" % relay_mode)
+        status = box.run(as_daemon + "wpa_cli -p /run/stillroom-wifi -i %s status" % own)[1]
         # (wpa_cli prints the SSID with its quotes escaped.)
         check("wpa_state=COMPLETED" in status and "ssid=Stillroom test" in status,
-              "STATUS as the daemon's user: %s" % status)
+              "STATUS as the daemon's user, through the relay: %s" % status)
+        direct = box.run(as_daemon + "wpa_cli -p /run/wpa_supplicant -i %s status" % own)
+        check("wpa_state" not in direct[1], "wpa_supplicant's own socket answered the daemon's user: %s" % (direct,))
+        report.figure("wifi.direct_socket_as_daemon", direct[1].strip().splitlines()[-1:] )
+        networks_before = box.out("wpa_cli -p /run/wpa_supplicant -i %s list_networks | wc -l" % own)
+        added = box.run(as_daemon + "wpa_cli -p /run/stillroom-wifi -i %s add_network" % own)[1].strip()
+        reconfigured = box.run(as_daemon + "wpa_cli -p /run/stillroom-wifi -i %s reconfigure" % own)[1].strip()
+        networks_after = box.out("wpa_cli -p /run/wpa_supplicant -i %s list_networks | wc -l" % own)
+        check(added.endswith("FAIL") and reconfigured.endswith("FAIL") and networks_after == networks_before,
+              "the relay passed on a change: add_network %r, reconfigure %r, networks %s → %s"
+              % (added, reconfigured, networks_before, networks_after))
+        report.figure("wifi.relay_refused", [added.splitlines()[-1], reconfigured.splitlines()[-1]])
         # The Wi-Fi lease starts systemd-resolved too (stillroom-dns.path watches every lease).
         index = box.out("cat /sys/class/net/%s/ifindex" % own)
         check(box.run("test -s /run/systemd/netif/leases/%s" % index)[0] == 0, "no networkd lease file for %s" % own)
@@ -169,7 +183,8 @@ def scenarios(box, report, check, Skip, ssh_key, state):
         report.figure("wifi.network_line", joined_line[0] if joined_line else network)
         return ("wifi.txt taken at boot (0600 on the data partition, off the card); joined %r in %.1f s; %s from "
                 "the access point's DHCP; %s; ssh over Wi-Fi ran stillroomctl status; the daemon's user got "
-                "STATUS on /run/wpa_supplicant/%s" % (SSID, joined_after, address, named.strip(), own))
+                "STATUS through the relay's /run/stillroom-wifi/%s, was refused wpa_supplicant's own socket, and "
+                "add_network and reconfigure through the relay" % (SSID, joined_after, address, named.strip(), own))
 
     def wrong_passphrase():
         if "wifi_interface" not in state:
