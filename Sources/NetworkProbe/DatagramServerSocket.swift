@@ -57,15 +57,17 @@ public final class DatagramServerSocket {
         }
     }
 
-    /// Sends `bytes` to `address`; false when it cannot be delivered (the sender is gone: ECONNREFUSED or
-    /// ENOENT, or its queue is full).
+    /// Sends `bytes` to `address`; false when the sender is gone (no socket at that address any more, or
+    /// one this side may not write to). A full queue loses this datagram only, as wpa_supplicant's own
+    /// socket would: a busy client is not let go for it.
     @discardableResult
     public func send(_ bytes: [UInt8], to address: Address) -> Bool {
-        address.bytes.withUnsafeBytes { raw in
+        let sent = address.bytes.withUnsafeBytes { raw in
             bytes.withUnsafeBytes { payload in
                 sendto(fd, payload.baseAddress, payload.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT),
                        raw.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
             }
-        } == bytes.count
+        }
+        return sent == bytes.count || errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS || errno == EINTR
     }
 }

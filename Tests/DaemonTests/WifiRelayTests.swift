@@ -59,6 +59,39 @@ import Testing
         // Seen failing with every command passed on (heard: … ADD_NETWORK, SET_NETWORK 0 ssid "elsewhere", …).
     }
 
+    /// Many clients (a daemon taken over may make them): at most eight per interface reach wpa_supplicant,
+    /// the least recently heard let go (detached); a client that is gone is let go at the next event.
+    @Test func clientsAreBoundedAndThoseGoneAreLetGo() throws {
+        let folder = TemporaryDirectory("stillroom-wifi-relay")
+        defer { folder.remove() }
+        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
+        supplicant.start()
+        let relay = Relay(upstream: supplicant.directory, directory: folder.file("relay"))
+        try #require(relay.waitUntilRelaying())
+        var clients: [SupplicantSocket] = []
+        for _ in 0..<12 {
+            let client = try SupplicantSocket(path: relay.directory + "/wlan0")
+            #expect(client.send("ATTACH"))
+            #expect(client.receive(waitingUpTo: 2000) == "OK\n")
+            clients.append(client)
+        }
+        #expect(supplicant.monitors == SupplicantRelay.maximumClients)
+        // The four let go first get nothing; the last eight get the event.
+        #expect(supplicant.emit("<3>CTRL-EVENT-SCAN-RESULTS ") == 8)
+        #expect(clients.suffix(8).allSatisfy { $0.receive(waitingUpTo: 2000) == "<3>CTRL-EVENT-SCAN-RESULTS " })
+        #expect(clients.prefix(4).allSatisfy { $0.receive(waitingUpTo: 50) == nil })
+        // Three clients close: the next event finds them gone, and the relay detaches them.
+        clients.removeLast(3)
+        #expect(supplicant.emit("<3>CTRL-EVENT-SCAN-RESULTS ") == 8)
+        var left = -1
+        for _ in 0..<500 {
+            left = supplicant.monitors
+            if left == 5 { break }
+            usleep(10_000)
+        }
+        #expect(left == 5)
+    }
+
     /// The daemon follows the Wi-Fi through the relay: events arrive; wpa_supplicant restarting is seen
     /// (the relay's socket is made anew, the daemon attaches again); and its socket's permissions.
     @Test func theDaemonFollowsTheWifiThroughTheRelay() throws {
