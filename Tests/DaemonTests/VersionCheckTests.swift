@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Versions only go forward (board/rauc/stillroom-version-check, RAUC's pre-install handler, run by /bin/sh
-/// as RAUC runs it: the mounted bundle's manifest, a fake slot selection saying what runs). The twin refuses
+/// as RAUC runs it: the mounted bundle's manifest, a version file standing for the running image's). The twin refuses
 /// an older bundle through RAUC itself (image/qemu/update_scenarios.py, the refusals scenario).
 @Suite struct VersionCheckTests {
     final class Box {
@@ -15,8 +15,7 @@ import TestSupport
         init(running: String) {
             mkdir(folder, 0o755)
             mkdir(bundle, 0o755)
-            Files.write("#!/bin/sh\n[ \"$1\" = status ] && printf 'booted=A\\nbooted_version=\(running)\\ncommitted=A\\n'\n", to: directory.file("select"))
-            chmod(directory.file("select"), 0o755)
+            Files.write(running + "\n", to: directory.file("version"))
         }
 
         deinit { directory.remove() }
@@ -25,7 +24,7 @@ import TestSupport
             Files.write("[update]\ncompatible=stillroom-qemu-amd64\nversion=\(version)\n\n[bundle]\nformat=verity\n", to: bundle + "/manifest.raucm")
             return Subprocess.run("/bin/sh", [RepositoryPaths.root + "/board/rauc/stillroom-version-check"], environment: [
                 "PATH": "/usr/bin:/bin", "RAUC_BUNDLE_MOUNT_POINT": bundle, "STILLROOM_UPDATE_DIR": folder,
-                "STILLROOM_BOOT_SELECT": directory.file("select"),
+                "STILLROOM_VERSION_FILE": directory.file("version"),
             ])
         }
 
@@ -44,6 +43,16 @@ import TestSupport
             #expect(refused.stdout.hasPrefix("<< error build "), "\(refused.stdout)")
             #expect(box.refusal.contains("is not newer than the running build 412") && box.refusal.contains("--allow-downgrade"), "\(box.refusal)")
         }
+    }
+
+    /// Without the running image's version nothing is installed (a root with no version file is not a
+    /// Stillroom image): refused with the file named.
+    @Test func anUnreadableRunningVersionRefusesTheInstall() {
+        let box = Box(running: "412-2026.12.05-1a2b3c4d5e")
+        unlink(box.directory.file("version"))
+        let refused = box.check("413-2026.12.06-5e4d3c2b1a")
+        #expect(refused.status != 0)
+        #expect(box.refusal.hasPrefix("the running version cannot be read (") && box.refusal.contains("/version)"), "\(box.refusal)")
     }
 
     @Test func aVersionWithoutABuildNumberIsRefusedAndAnImageFromBeforeBuildNumbersTakesAny() {
