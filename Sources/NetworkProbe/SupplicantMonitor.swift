@@ -15,14 +15,14 @@ public final class SupplicantMonitor {
     private let loop: EventLoop
     private let directory: String
     private let onMessage: (Message) -> Void
-    private var watcher: DirectoryWatcher?
+    private var folder: FolderFollower?
     private var attached: [String: (socket: SupplicantSocket, watch: IOWatch)] = [:]
 
     public init(loop: EventLoop, directory: String, onMessage: @escaping (Message) -> Void) {
         self.loop = loop
         self.directory = directory
         self.onMessage = onMessage
-        watchFolder()
+        folder = FolderFollower(loop: loop, path: directory) { [unowned self] folder in attachAll(folder) }
     }
 
     deinit {
@@ -32,26 +32,12 @@ public final class SupplicantMonitor {
     /// The interfaces followed now.
     public var interfaces: [String] { attached.keys.sorted() }
 
-    private func watchFolder() {
-        if let made = try? DirectoryWatcher(loop: loop, path: directory, onChange: { [unowned self] _ in attachAll() }) {
-            watcher = made
-            attachAll()
-            return
-        }
-        let parent = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let name = String(directory.split(separator: "/").last ?? "")
-        watcher = try? DirectoryWatcher(loop: loop, path: parent.isEmpty ? "/" : parent) { [unowned self] names in
-            if names.contains(name) { watchFolder() }
-        }
-    }
-
     /// Attaches to every socket not yet followed, and again to one whose socket file was made anew.
-    private func attachAll() {
-        var statInfo = stat()
-        if stat(directory, &statInfo) != 0 {
+    private func attachAll(_ folder: FolderFollower) {
+        guard folder.exists else {
             // The folder went away (wpa_supplicant removes it when its last interface goes): start over.
             for (interface, entry) in attached { forget(interface, entry) }
-            watchFolder()
+            folder.restart()
             return
         }
         let present = Set(SupplicantSocket.interfaces(in: directory))

@@ -46,7 +46,7 @@ public final class SupplicantRelay {
     private let upstream: String
     private let relayDirectory: String
     private let log: (String) -> Void
-    private var watcher: DirectoryWatcher?
+    private var folder: FolderFollower?
     private var relayed: [String: Relayed] = [:]
     private lazy var sweepTimer = loop.makeTimer { [unowned self] in sweepIdleClients() }
 
@@ -55,7 +55,9 @@ public final class SupplicantRelay {
         self.upstream = upstream
         self.relayDirectory = relayDirectory
         self.log = log
-        watchUpstream()
+        let follower = FolderFollower(loop: loop, path: upstream) { [unowned self] folder in follow(folder) }
+        folder = follower
+        if !follower.exists { log("waiting for \(upstream) (wpa_supplicant makes it when it starts)") }
     }
 
     deinit {
@@ -65,26 +67,12 @@ public final class SupplicantRelay {
     /// The interfaces relayed now.
     public var interfaces: [String] { relayed.keys.sorted() }
 
-    private func watchUpstream() {
-        if let made = try? DirectoryWatcher(loop: loop, path: upstream, onChange: { [unowned self] _ in follow() }) {
-            watcher = made
-            follow()
-            return
-        }
-        // wpa_supplicant makes its folder when it starts: until then, its parent is watched.
-        let parent = upstream.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let name = String(upstream.split(separator: "/").last ?? "")
-        watcher = try? DirectoryWatcher(loop: loop, path: parent.isEmpty ? "/" : parent) { [unowned self] names in
-            if names.contains(name) { watchUpstream() }
-        }
-    }
-
     /// Brings the relay sockets in line with wpa_supplicant's: one per socket, made anew for a new one.
-    private func follow() {
-        var info = stat()
-        if stat(upstream, &info) != 0 {
+    private func follow(_ folder: FolderFollower) {
+        // wpa_supplicant makes its folder when it starts, and removes it when its last interface goes.
+        guard folder.exists else {
             for interface in Array(relayed.keys) { close(interface) }
-            watchUpstream()
+            folder.restart()
             return
         }
         let present = Set(SupplicantSocket.interfaces(in: upstream))
@@ -163,7 +151,7 @@ public final class SupplicantRelay {
         if gone {
             // wpa_supplicant stopped: its clients learn it as they would from it, by their socket going.
             close(interface)
-            follow()
+            if let folder { follow(folder) }
         }
     }
 

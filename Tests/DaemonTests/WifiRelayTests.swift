@@ -37,13 +37,25 @@ import Testing
         }
     }
 
-    @Test func onlyReadingCommandsReachWpaSupplicant() throws {
+    /// The fake wpa_supplicant and the relay before it, in a new folder; with `relayFirst` the relay starts
+    /// before wpa_supplicant has made its folder, as at a boot, and must pick it up when it appears.
+    func relayed(relayFirst: Bool = false) throws -> (TemporaryDirectory, FakeSupplicant, Relay) {
         let folder = TemporaryDirectory("stillroom-wifi-relay")
-        defer { folder.remove() }
         let supplicant = FakeSupplicant(directory: folder.file("wpa"))
-        supplicant.start()
+        if !relayFirst { supplicant.start() }
         let relay = Relay(upstream: supplicant.directory, directory: folder.file("relay"))
+        if relayFirst {
+            let said = relay.process.readStderrLine() ?? ""
+            #expect(said.contains("waiting for \(supplicant.directory)"), "\(said)")
+            supplicant.start()
+        }
         try #require(relay.waitUntilRelaying(), "the relay never answered")
+        return (folder, supplicant, relay)
+    }
+
+    @Test func onlyReadingCommandsReachWpaSupplicant() throws {
+        let (folder, supplicant, relay) = try relayed()
+        defer { folder.remove() }
         #expect(relay.ask("STATUS") == "wpa_state=SCANNING\n")
         #expect(relay.ask("SIGNAL_POLL") == "UNKNOWN COMMAND\n") // passed on: the fake does not know it
         // Everything that would change the Wi-Fi, and garbage, is answered FAIL and never passed on.
@@ -62,12 +74,8 @@ import Testing
     /// Many clients (a daemon taken over may make them): at most eight per interface reach wpa_supplicant,
     /// the least recently heard let go (detached); a client that is gone is let go at the next event.
     @Test func clientsAreBoundedAndThoseGoneAreLetGo() throws {
-        let folder = TemporaryDirectory("stillroom-wifi-relay")
+        let (folder, supplicant, relay) = try relayed(relayFirst: true)
         defer { folder.remove() }
-        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
-        supplicant.start()
-        let relay = Relay(upstream: supplicant.directory, directory: folder.file("relay"))
-        try #require(relay.waitUntilRelaying())
         var clients: [SupplicantSocket] = []
         for _ in 0..<12 {
             let client = try SupplicantSocket(path: relay.directory + "/wlan0")
@@ -95,12 +103,8 @@ import Testing
     /// The daemon follows the Wi-Fi through the relay: events arrive; wpa_supplicant restarting is seen
     /// (the relay's socket is made anew, the daemon attaches again); and its socket's permissions.
     @Test func theDaemonFollowsTheWifiThroughTheRelay() throws {
-        let folder = TemporaryDirectory("stillroom-wifi-relay")
+        let (folder, supplicant, relay) = try relayed()
         defer { folder.remove() }
-        let supplicant = FakeSupplicant(directory: folder.file("wpa"))
-        supplicant.start()
-        let relay = Relay(upstream: supplicant.directory, directory: folder.file("relay"))
-        try #require(relay.waitUntilRelaying())
         var info = stat()
         #expect(lstat(relay.directory + "/wlan0", &info) == 0 && info.st_mode & 0o777 == 0o660)
         let harness = DaemonHarness(extraArguments: ["--wifi-control", relay.directory])
