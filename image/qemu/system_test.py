@@ -175,8 +175,8 @@ def main():
     if only and os.environ.get("CI") in ("true", "1"):
         print("system-test: STILLROOM_SYSTEM_TEST_ONLY is set, and under CI every scenario must run", file=sys.stderr)
         return 1
-    if only and only not in (["wifi"], ["screen"]):
-        print("system-test: STILLROOM_SYSTEM_TEST_ONLY knows only 'wifi' and 'screen'", file=sys.stderr)
+    if only and only not in (["wifi"], ["screen"], ["attack"]):
+        print("system-test: STILLROOM_SYSTEM_TEST_ONLY knows only 'wifi', 'screen' and 'attack'", file=sys.stderr)
         return 2
 
     # ---- boot 1 ------------------------------------------------------------------------------------------
@@ -1129,6 +1129,12 @@ def main():
                 wifi_cleanup()
 
     try:
+        if only == ["attack"]:
+            # The attack scenario alone, on a fresh box (docs/security.md, "The attack scenario").
+            for name, function in update_scenarios.scenarios(box, report, work_dir, image_dir, check, Skip,
+                                                             BOOT_BUDGET, GUEST_SQL, only_attack=True):
+                report.scenario(name, function)
+            return finish(report, report_path)
         if only:
             if report.scenario("boot to READY=1", boot_to_ready):
                 if only == ["wifi"]:

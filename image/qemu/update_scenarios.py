@@ -191,7 +191,7 @@ def wait_slot_check(box, timeout=420):
     return box.wait_until("the slot check", done, timeout, interval=2.0)
 
 
-def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_sql):
+def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_sql, only_attack=False):
     """The update scenarios, to run after the system test's others on the same box (which is off)."""
     state = {}
 
@@ -403,6 +403,11 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
             source, written // 2048)
 
     def attack():
+        if "stick" not in state:
+            # Run alone (STILLROOM_SYSTEM_TEST_ONLY=attack): the stick with the older build is made here.
+            made = make_bundles(image_dir, work_dir)
+            state.update(made)
+            box.extra_drives = [made["stick"]]
         if not box.running():
             boot_ready("attack.boot")
         box.wait_ready(timeout=boot_budget)
@@ -449,6 +454,8 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
     https_download = https_download_scenario.scenario(box, report, check, state,
                                                       lambda b: trust_bundle_server(b, state["certificates"][0]), needs_running_box)
 
+    if only_attack:
+        return [("attack: a shell as the daemon's user, in its sandbox, tries every route to root and to an unsigned or older install", attack)]
     return [
         ("update: bundles with another key, truncated, for another box → refused, nothing written", refusals),
         ("https: a signed list and its session over TLS from a trusted server; a stranger's certificate refused", https_download),
