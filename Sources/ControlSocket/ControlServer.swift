@@ -252,13 +252,9 @@ public final class ControlServer {
     // MARK: System pieces
 
     private static func listen(at path: String, group: UInt32?) throws(ControlSocketError) -> FileDescriptor {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw ControlSocketError("control socket path \(path) is too long (at most 107 bytes)")
+        guard let address = try? UnixSocketAddress(path) else {
+            throw ControlSocketError("control socket path \(path) is too long (at most \(UnixSocketAddress.maximumPathBytes) bytes)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         if Self.someoneListens(at: path) {
             throw ControlSocketError("control socket \(path): another stillroomd is already running")
         }
@@ -268,9 +264,7 @@ public final class ControlServer {
         let listener = FileDescriptor(adopting: fd) // closed when a step below fails and it goes
         // Create it 0660 from the start: no window in which others could connect.
         let previous = umask(0o117)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
         umask(previous)
         guard bound == 0 else { throw ControlSocketError(SystemError("control socket", path: path).description) }
         if let group { _ = chown(path, UInt32.max, group) } // best effort: group stillroom may connect
@@ -283,14 +277,8 @@ public final class ControlServer {
         guard fd >= 0 else { return false }
         let probe = FileDescriptor(adopting: fd)
         defer { probe.close() }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
-        return retryingOnInterrupt {
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-        } == 0
+        guard let address = try? UnixSocketAddress(path) else { return false }
+        return retryingOnInterrupt { address.withSockaddr { connect(fd, $0, $1) } } == 0
     }
 
     private static func credentials(of fd: Int32) -> PeerCredentials? {

@@ -130,7 +130,7 @@ final class CopyVerifier {
     private let chunk: Int
     private let report: (ContentID, Result<SHA256Digest, SystemError>) -> Void
     private var queue: [(id: ContentID, adopt: Bool)] = []
-    private var current: (id: ContentID, adopt: Bool, fd: Int32, path: String, hasher: SHA256Hasher)?
+    private var current: (id: ContentID, adopt: Bool, file: FileDescriptor, path: String, hasher: SHA256Hasher)?
     private var timer: LoopTimer?
     private let pathOf: (ContentID) -> String
 
@@ -161,7 +161,7 @@ final class CopyVerifier {
 
     func stop() {
         timer?.cancel()
-        if let current { close(current.fd) }
+        current?.file.close()
         current = nil
         queue.removeAll()
     }
@@ -177,32 +177,28 @@ final class CopyVerifier {
                 timer?.schedule(at: loop.now)
                 return
             }
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                report(next.id, .failure(SystemError("open", path: path)))
+            do {
+                current = (next.id, next.adopt, try FileDescriptor.open(path, O_RDONLY), path, SHA256Hasher())
+            } catch {
+                report(next.id, .failure(error))
                 timer?.schedule(at: loop.now)
                 return
             }
-            current = (next.id, next.adopt, fd, path, SHA256Hasher())
         }
         guard let item = current else { return }
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        let count = buffer.withUnsafeMutableBytes { read(item.fd, $0.baseAddress, chunk) }
-        if count < 0 && errno == EINTR {
-            timer?.schedule(at: loop.now)
-            return
-        }
-        if count < 0 {
-            let error = SystemError("read", path: item.path)
-            close(item.fd)
+        do {
+            let bytes = try item.file.read(upTo: chunk, path: item.path)
+            if bytes.isEmpty {
+                item.file.close()
+                current = nil
+                report(item.id, .success(item.hasher.finalize()))
+            } else {
+                item.hasher.update(bytes)
+            }
+        } catch {
+            item.file.close()
             current = nil
             report(item.id, .failure(error))
-        } else if count == 0 {
-            close(item.fd)
-            current = nil
-            report(item.id, .success(item.hasher.finalize()))
-        } else {
-            buffer.withUnsafeBytes { item.hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
         if current != nil || !queue.isEmpty { timer?.schedule(at: loop.now) }
     }

@@ -10,7 +10,7 @@ import SystemCalls
 /// Appends to one `.part` file and keeps its running SHA-256. Loop thread only.
 final class PartFileWriter {
     let path: String
-    private var fd: Int32
+    private let file: FileDescriptor
     /// Bytes in the file.
     private(set) var size: Int64
     private var hasher = SHA256Hasher()
@@ -20,21 +20,13 @@ final class PartFileWriter {
 
     /// Opens (or creates) the file, keeping what is already in it.
     init(path: String, capacityLimit: Int64?) throws(SystemError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw SystemError("open", path: path) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let error = SystemError("fstat", path: path)
-            Glibc.close(fd)
-            throw error
-        }
+        let file = try FileDescriptor.open(path, O_RDWR | O_CREAT, mode: 0o640)
+        let info = try file.status(path: path) // (the descriptor closes with `file` if this throws)
         self.path = path
-        self.fd = fd
+        self.file = file
         self.size = Int64(info.st_size)
         self.capacityLimit = capacityLimit
     }
-
-    deinit { close() }
 
     /// Bytes of the file already in the digest.
     var hashedBytes: Int64 { hasher.byteCount }
@@ -44,7 +36,7 @@ final class PartFileWriter {
 
     /// Cuts the file to `length` bytes. The digest restarts when the cut reaches into hashed bytes.
     func truncate(to length: Int64) throws(SystemError) {
-        guard ftruncate(fd, off_t(length)) == 0 else { throw SystemError("ftruncate", path: path) }
+        try file.truncate(to: length, path: path)
         size = length
         if hasher.byteCount > length { hasher = SHA256Hasher() }
     }
@@ -53,13 +45,9 @@ final class PartFileWriter {
     func hashExistingBytes(chunk: Int) throws(SystemError) -> Bool {
         guard !isDigestCurrent else { return true }
         let wanted = Int(min(Int64(chunk), size - hasher.byteCount))
-        var buffer = [UInt8](repeating: 0, count: wanted)
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(hasher.byteCount)) }
-        guard count > 0 else {
-            if count < 0 && errno == EINTR { return false }
-            throw SystemError(count < 0 ? "pread" : "pread (file shrank)", path: path, errno: count < 0 ? errno : EIO)
-        }
-        buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        let bytes = try file.read(upTo: wanted, at: hasher.byteCount, path: path)
+        guard !bytes.isEmpty else { throw SystemError("pread (file shrank)", path: path, errno: EIO) }
+        hasher.update(bytes)
         return isDigestCurrent
     }
 
@@ -74,8 +62,7 @@ final class PartFileWriter {
                 allowed = Int(max(0, min(Int64(allowed), capacityLimit - size)))
                 if allowed == 0 { throw SystemError("write", path: path, errno: ENOSPC) }
             }
-            let written = retryingOnInterrupt { pwrite(fd, bytes.baseAddress! + offset, allowed, off_t(size)) }
-            if written < 0 { throw SystemError("write", path: path) }
+            let written = try file.write(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + allowed]), at: size, path: path)
             hasher.update(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + written]))
             size += Int64(written)
             offset += written
@@ -84,13 +71,10 @@ final class PartFileWriter {
 
     /// fsyncs the file and returns its digest.
     func finish() throws(SystemError) -> SHA256Digest {
-        guard fsync(fd) == 0 else { throw SystemError("fsync", path: path) }
+        try file.sync(path: path)
         return hasher.finalize()
     }
 
-    func close() {
-        guard fd >= 0 else { return }
-        _ = Glibc.close(fd) // after fsync (or for a file being abandoned) there is nothing left to report
-        fd = -1
-    }
+    /// Closes the file now (after fsync, or for a file being abandoned, there is nothing left to report).
+    func close() { file.close() }
 }

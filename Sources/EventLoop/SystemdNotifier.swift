@@ -37,24 +37,11 @@ public final class SystemdNotifier {
 
     private static func connect(_ path: String?) -> FileDescriptor? {
         guard let path, let first = path.first, first == "/" || first == "@" else { return nil }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        if first == "@" { bytes[0] = 0 } // abstract namespace
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-        }
-        // For an abstract name the length must not include trailing NULs (unix(7)).
-        let length = MemoryLayout<sa_family_t>.size + bytes.count + (first == "@" ? 0 : 1)
+        guard let address = try? UnixSocketAddress(path) else { return nil }
         let made = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard made >= 0 else { return nil }
         let socket = FileDescriptor(adopting: made)
-        let connected = retryingOnInterrupt {
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(made, $0, socklen_t(length)) }
-            }
-        }
+        let connected = retryingOnInterrupt { address.withSockaddr { Glibc.connect(made, $0, $1) } }
         return connected == 0 ? socket : nil
     }
 

@@ -5,9 +5,7 @@ import SystemCalls
 /// control socket does): the Wi-Fi relay's side that the daemon and the CLI talk to.
 public final class DatagramServerSocket {
     /// A sender's address, as recvfrom gave it (an abstract autobind name, or a path).
-    public struct Address: Hashable {
-        let bytes: [UInt8]
-    }
+    public typealias Address = UnixSocketAddress
 
     private let descriptor: FileDescriptor
     public var fd: Int32 { descriptor.rawValue }
@@ -17,19 +15,13 @@ public final class DatagramServerSocket {
     /// is no moment others could connect).
     public init(path: String, mode: mode_t) throws(SystemError) {
         self.path = path
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw SystemError("bind", path: path, errno: ENAMETOOLONG) }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let address = try UnixSocketAddress(path)
         descriptor = FileDescriptor(adopting: try systemCall("socket") {
             socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         })
         unlink(path)
         let previous = umask(~mode & 0o777)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { bind(descriptor.rawValue, $0, $1) }
         umask(previous)
         guard bound == 0 else { throw SystemError("bind", path: path) }
     }
@@ -52,8 +44,7 @@ public final class DatagramServerSocket {
                 }
             }
             guard count >= 0 else { return received }
-            let address = withUnsafeBytes(of: &sender) { Array($0.prefix(Int(length))) }
-            received.append((Array(buffer[..<count]), Address(bytes: address)))
+            received.append((Array(buffer[..<count]), Address(received: withUnsafeBytes(of: &sender) { Array($0.prefix(Int(length))) })))
         }
     }
 
@@ -62,10 +53,9 @@ public final class DatagramServerSocket {
     /// socket would: a busy client is not let go for it.
     @discardableResult
     public func send(_ bytes: [UInt8], to address: Address) -> Bool {
-        let sent = address.bytes.withUnsafeBytes { raw in
+        let sent = address.withSockaddr { target, length in
             bytes.withUnsafeBytes { payload in
-                sendto(fd, payload.baseAddress, payload.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT),
-                       raw.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+                sendto(fd, payload.baseAddress, payload.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), target, length)
             }
         }
         return sent == bytes.count || errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS || errno == EINTR

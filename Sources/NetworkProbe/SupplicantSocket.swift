@@ -18,24 +18,10 @@ public final class SupplicantSocket {
         let made = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard made >= 0 else { throw SupplicantSocketError(SystemError("socket").description) }
         descriptor = FileDescriptor(adopting: made) // closed with this object, or at once when a step fails
-        var local = sockaddr_un()
-        local.sun_family = sa_family_t(AF_UNIX)
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(made, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
-        }
-        var remote = sockaddr_un()
-        remote.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bound == 0, bytes.count < MemoryLayout.size(ofValue: remote.sun_path) else {
-            let reason = bound == 0 ? "the path is too long" : SystemError("bind").reason
-            throw SupplicantSocketError("\(path): \(reason)")
-        }
-        withUnsafeMutableBytes(of: &remote.sun_path) { $0.copyBytes(from: bytes) }
-        let connected = retryingOnInterrupt {
-            withUnsafePointer(to: &remote) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-        }
+        let bound = UnixSocketAddress.autobind.withSockaddr { bind(made, $0, $1) }
+        guard bound == 0 else { throw SupplicantSocketError("\(path): \(SystemError("bind").reason)") }
+        guard let remote = try? UnixSocketAddress(path) else { throw SupplicantSocketError("\(path): the path is too long") }
+        let connected = retryingOnInterrupt { remote.withSockaddr { connect(made, $0, $1) } }
         guard connected == 0 else { throw SupplicantSocketError("\(path): \(SystemError("connect").reason)") }
     }
 

@@ -44,6 +44,28 @@ public final class FileDescriptor {
         return bytes
     }
 
+    /// Reads up to `count` bytes at `offset` (pread: the file offset is not moved); fewer near the end.
+    public func read(upTo count: Int, at offset: Int64, path: String? = nil) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = try systemCall("pread", path: path) {
+            bytes.withUnsafeMutableBytes { pread(rawValue, $0.baseAddress, count, off_t(offset)) }
+        }
+        bytes.removeLast(count - got)
+        return bytes
+    }
+
+    /// Writes what one pwrite takes of `bytes` at `offset`; how many bytes that was (a full card can take
+    /// fewer than given before it says ENOSPC).
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String? = nil) throws(SystemError) -> Int {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+        return try systemCall("write", path: path) { pwrite(rawValue, base, bytes.count, off_t(offset)) }
+    }
+
+    /// ftruncate.
+    public func truncate(to length: Int64, path: String? = nil) throws(SystemError) {
+        try systemCall("ftruncate", path: path) { ftruncate(rawValue, off_t(length)) }
+    }
+
     /// Reads to the end of the file, refusing (EFBIG) more than `limit` bytes.
     public func readAll(limit: Int, path: String? = nil) throws(SystemError) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -35,16 +35,8 @@ struct Connection {
         let socket = FileDescriptor(adopting: made)
         defer { socket.close() }
         let fd = socket.rawValue
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array(socketPath.utf8)
-        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw .unreachable("the socket path is too long") }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let connected = retryingOnInterrupt {
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-        }
+        guard let address = try? UnixSocketAddress(socketPath) else { throw .unreachable("the socket path is too long") }
+        let connected = retryingOnInterrupt { address.withSockaddr { connect(fd, $0, $1) } }
         guard connected == 0 else {
             let error = SystemError("connect", path: socketPath)
             guard error.errno != EACCES else {

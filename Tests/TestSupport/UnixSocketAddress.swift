@@ -1,11 +1,9 @@
 import Glibc
+import SystemCalls
 
-/// Calls `body` with `path` as a Unix socket address (for bind or connect) and its length.
+/// Calls `body` with `path` as a Unix socket address (for bind or connect) and its length
+/// (SystemCalls.UnixSocketAddress; a path too long for one is a test's own mistake).
 public func withUnixSocketAddress<Result>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    guard let address = try? UnixSocketAddress(path) else { fatalError("\(path) is too long for a Unix socket address") }
+    return address.withSockaddr(body)
 }
