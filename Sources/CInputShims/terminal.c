@@ -26,6 +26,10 @@ void stillroom_terminal_restore(void) {
     saved_fd = -1;
 }
 
+void stillroom_terminal_restore_fd(int fd) {
+    if (fd >= 0 && saved_fd == fd) stillroom_terminal_restore();
+}
+
 static void restore_at_exit(void) { stillroom_terminal_restore(); }
 
 static void restore_on_fatal_signal(int signal_number) {

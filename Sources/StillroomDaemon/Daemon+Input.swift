@@ -60,7 +60,8 @@ extension Daemon {
         for backend in inputBackends { backend.stop() }
         inputBackends = []
         jackMonitor?.stop()
-        if options.input == .terminal { TerminalInput.restoreTerminal() }
+        // (A terminal backend put its own terminal back as it stopped; the process-wide restore is for exit
+        // and crashes, and here would put back another's: an in-process test's, running beside this one.)
     }
 
     /// One event from any backend, for the box to map and perform (Box).

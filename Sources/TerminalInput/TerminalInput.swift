@@ -93,7 +93,7 @@ public final class TerminalInput: InputBackend {
     public static func restoreTerminal() { stillroom_terminal_restore() }
 
     private func restore() {
-        if rawMode { stillroom_terminal_restore() }
+        if rawMode { stillroom_terminal_restore_fd(fd) }
         rawMode = false
     }
 

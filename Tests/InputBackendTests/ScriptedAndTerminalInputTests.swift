@@ -110,7 +110,6 @@ import TerminalInput
         ])
         #expect(notices == ["terminal: end of input; keys are off"])
         input.stop()
-        TerminalInput.restoreTerminal() // nothing was changed: harmless
     }
 
     @Test func standardInputFromDevNullTurnsKeysOffWithoutFailing() throws {
@@ -163,5 +162,45 @@ import TerminalInput
         #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
         #expect(raw.c_cc.10 == 0 && after.c_cc.10 == before.c_cc.10) // VSUSP (index 10 on Linux): Ctrl-Z off, then back
         #expect(after.c_cc.6 == before.c_cc.6) // VMIN
+    }
+
+    /// A pseudo-terminal's follower side, opened (master, follower); nil when the machine has none.
+    static func pseudoTerminal() -> (Int32, Int32)? {
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { return nil }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else { close(master); return nil }
+        let follower = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard follower >= 0 else { close(master); return nil }
+        return (master, follower)
+    }
+
+    /// Two terminal inputs in one process (two tests side by side did it): the second stopping puts back
+    /// its own terminal, never the first's, which stays raw and keeps its keys. Seen failing when a stop
+    /// restored whatever terminal was saved first (the first terminal back in cooked mode: keys waiting
+    /// for a newline; a CI run's pty test received nothing).
+    @Test func aSecondTerminalInputStoppingLeavesTheFirstRaw() throws {
+        let loop = try EventLoop()
+        let (firstMaster, first) = try #require(Self.pseudoTerminal())
+        let (secondMaster, second) = try #require(Self.pseudoTerminal())
+        defer { [firstMaster, first, secondMaster, second].forEach { close($0) } }
+        let board = try BoardFileParser.parse(boardText(["play": "backend = terminal"]))
+        let one = TerminalInput(loop: loop, board: board, fd: first)
+        let two = TerminalInput(loop: loop, board: board, fd: second)
+        var received: [String] = []
+        try one.start { received.append($0.description) }
+        try two.start { _ in }
+        two.stop()
+        var settings = termios()
+        #expect(tcgetattr(first, &settings) == 0)
+        #expect(settings.c_lflag & tcflag_t(ECHO | ICANON) == 0, "the first terminal was put back to cooked mode")
+        let keys = Array(" ".utf8)
+        #expect(write(firstMaster, keys, keys.count) == keys.count)
+        for _ in 0..<10 where received.count < 2 { try loop.runOnce(timeout: .seconds(5)) }
+        #expect(received == ["play pressed", "play released"])
+        one.stop()
+        #expect(tcgetattr(first, &settings) == 0)
+        #expect(settings.c_lflag & tcflag_t(ECHO | ICANON) == tcflag_t(ECHO | ICANON), "the first terminal was not put back")
     }
 }

@@ -63,4 +63,8 @@ int stillroom_terminal_enter_raw(int fd);
 /// more than once, and when nothing was saved.
 void stillroom_terminal_restore(void);
 
+/// The same, only when the saved settings are `fd`'s: a terminal input that stops puts back its own
+/// terminal and never another one's (two in one process, or tests running side by side).
+void stillroom_terminal_restore_fd(int fd);
+
 #endif
