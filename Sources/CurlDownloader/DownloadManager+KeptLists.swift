@@ -95,8 +95,13 @@ extension DownloadManager {
         }
         for index in sources.indices {
             if Files.isRegularFile(unsignedManifestPath(index)) {
-                try? DownloadFiles.remove(unsignedManifestPath(index))
-                log(.info, "downloads: removed the unsigned list kept for \(sources[index].url) (kept before lists were signed)")
+                // Never read: a list kept before lists were signed vouches for nothing.
+                do {
+                    try DownloadFiles.remove(unsignedManifestPath(index))
+                    log(.info, "downloads: removed the unsigned list kept for \(sources[index].url) (kept before lists were signed)")
+                } catch {
+                    log(.warning, "downloads: the unsigned list kept for \(sources[index].url) is not used and could not be removed: \(error)")
+                }
             }
             let limit = configuration.limits.manifestByteLimit + Int64(SignedList.signatureByteCount)
             guard let kept = DownloadFiles.read(keptManifestPath(index), limit: limit) else { continue }

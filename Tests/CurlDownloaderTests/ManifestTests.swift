@@ -57,6 +57,15 @@ import Testing
         #expect(harness.manager.status(of: H.rain) == nil)
     }
 
+    /// Why rain's download failed, when it failed for a side file (recorded as an issue otherwise).
+    func invalidSideFileDetail(_ harness: H, sourceLocation: SourceLocation = #_sourceLocation) throws -> String? {
+        guard case .invalidSideFile(let detail) = try #require(harness.status(H.rain)?.failure, sourceLocation: sourceLocation) else {
+            Issue.record("expected an invalid side file, got \(String(describing: harness.status(H.rain)))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return detail
+    }
+
     @Test func anInvalidTranscriptFailsTheDownloadBeforeTheRecordingIsFetched() throws {
         let harness = try H()
         // The publisher's own mistake: the list vouches for it, the parser still refuses it.
@@ -65,10 +74,7 @@ import Testing
         try harness.loadManifests()
         try harness.manager.download(H.rain)
         try harness.runUntilSettled(H.rain)
-        guard case .invalidSideFile(let detail) = try #require(harness.status(H.rain)?.failure) else {
-            Issue.record("expected an invalid side file, got \(String(describing: harness.status(H.rain)))")
-            return
-        }
+        guard let detail = try invalidSideFileDetail(harness) else { return }
         #expect(detail.contains("WebVTT"))
         #expect(harness.server.requests(for: "/remote/rain.mp3").isEmpty)
         #expect(harness.folder().isEmpty)
@@ -92,10 +98,7 @@ import Testing
         try harness.loadManifests()
         try harness.manager.download(H.rain)
         try harness.runUntilSettled(H.rain)
-        guard case .invalidSideFile(let detail) = try #require(harness.status(H.rain)?.failure) else {
-            Issue.record("expected an invalid side file, got \(String(describing: harness.status(H.rain)))")
-            return
-        }
+        guard let detail = try invalidSideFileDetail(harness) else { return }
         if listHasDigests {
             #expect(detail.hasPrefix("the transcript file does not match its SHA-256 in the list (expected "), "\(detail)")
         } else {
