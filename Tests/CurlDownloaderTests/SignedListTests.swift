@@ -213,4 +213,35 @@ import Testing
         #expect(harness.manager.remoteSessions.isEmpty)
         #expect(kept(harness).isEmpty)
     }
+
+    /// A full card when a newer list arrives (a real 1 MiB tmpfs, filled): the newer list is used now, the
+    /// copy kept before stays whole and signed, and after a restart with no network the box lists what that
+    /// copy lists, its signature checked; once the source is back the newer list is taken and kept.
+    @Test func aFullCardKeepsTheEarlierSignedCopyWholeAcrossARestart() throws {
+        guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }
+        let folder = TemporaryDirectory("stillroom-signed-full")
+        defer { folder.remove() }
+        let disk = try SmallDisk(at: folder.file("card"), kibibytes: 1024)
+        defer { disk.unmount() }
+        let harness = try H(dataDirectory: disk.path + "/data")
+        try harness.loadManifests()
+        let before = kept(harness)
+        #expect(before.count == 1)
+        disk.fill()
+        #expect(try offerOnlyWind(harness) == nil)
+        #expect(harness.manager.remoteSessions.map(\.id) == [H.wind])
+        #expect(harness.logLines.contains { $0.contains("could not keep a copy of") }, "\(harness.logLines.suffix(3))")
+        #expect(kept(harness) == before)
+
+        harness.server.stop()
+        try harness.makeManager()
+        #expect(harness.manager.remoteSessions.map(\.id) == [H.rain, H.wind])
+        #expect(!harness.logLines.contains { $0.contains("the kept list of") && $0.contains("is not used") })
+
+        runShell("rm -f '\(disk.path)/\(SmallDisk.fillerName)'")
+        try harness.server.restart()
+        try harness.loadManifests()
+        #expect(harness.manager.remoteSessions.map(\.id) == [H.wind])
+        #expect(kept(harness) != before)
+    }
 }
