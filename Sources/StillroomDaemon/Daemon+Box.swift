@@ -9,41 +9,47 @@ extension Daemon {
         perform(box.handle(event, now: loop.now, wall: wallMilliseconds))
     }
 
-    /// Performs the box's effects in order; the interface's own come in runs, one run per event, each
-    /// performed as a whole (a refusal in it silences what it meant to say).
-    func perform(_ effects: [BoxEffect]) {
-        var run: [InterfaceEffect] = []
-        for effect in effects {
-            if case .interface(let effect) = effect {
-                run.append(effect)
-                continue
-            }
-            if !run.isEmpty { perform(run) }
-            run = []
-            perform(effect)
+    /// A named timer fired: the box's go to the box, the speech queue's are the daemon's own.
+    func fired(_ timer: DaemonTimer) {
+        switch timer {
+        case .box(let timer):
+            feed(.timer(timer))
+            if timer == .runPause { logger.info("practice: run closed after a long pause") }
+        case .labelSettled: speakSettledLabel()
+        case .speechAfter: speakQueuedSpeech()
+        case .nextLineReadAloud: readNextCue()
         }
-        if !run.isEmpty { perform(run) }
+    }
+
+    /// Performs the box's effects in order. The interface's own come in runs, one run per event: a
+    /// setting the card cannot save silences what the rest of its run meant to say (Daemon+Interface);
+    /// the timers among them do not end a run.
+    func perform(_ effects: [BoxEffect]) {
+        var refused = false
+        for effect in effects {
+            switch effect {
+            case .interface(let effect): refused = perform(effect, afterRefusal: refused)
+            case .arm, .cancel: perform(effect)
+            default:
+                refused = false
+                perform(effect)
+            }
+        }
     }
 
     private func perform(_ effect: BoxEffect) {
         switch effect {
-        case .interface(let effect): perform([effect])
-        case .gestureTimer(let due):
-            if let due { chordTimer.schedule(at: due) } else { chordTimer.cancel() }
+        case .interface(let effect): _ = perform(effect, afterRefusal: false)
+        case .arm(let timer, let deadline): timers.arm(.box(timer), at: deadline)
+        case .cancel(let timer): timers.cancel(.box(timer))
         case .stopReadingAloud: stopReading()
         case .redraw: screen?.invalidate()
         case .then(let event): feed(event)
         case .output(let effect): perform(effect)
         case .retryOutput: retryOutput()
-        case .keepRetryingOutput:
-            if !outputRetryTimer.isScheduled { outputRetryTimer.schedule(after: .seconds(2)) }
-            watchSoundDevices()
+        case .watchSoundDevices: watchSoundDevices()
         case .joinLatestRun(let sessionID): joinRunForResume(sessionID: sessionID)
         case .save(let progress): save(progress)
-        case .runPauseTimer(.cancel): runPauseTimer.cancel()
-        case .runPauseTimer(.armUnlessArmed):
-            if !runPauseTimer.isScheduled { runPauseTimer.schedule(after: PracticeLedger.pauseClosesRunAfter) }
-        case .runPauseTimer(.leave): break
         case .redateRuns(let runs): redate(runs)
         case .silent(let effect): perform(effect)
         case .sessionLeft: finishPendingPurge(after: "a session") // a quiet moment; a no-op unless a wipe waits for room

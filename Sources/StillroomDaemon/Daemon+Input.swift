@@ -73,13 +73,6 @@ extension Daemon {
         feed(.input(event))
     }
 
-    /// A held gesture completed (BACK and the knob: spoken labels; BACK and PLAY: the key describer; BACK
-    /// alone for three seconds: the guide). The box decides; a setting the card cannot save is said to be
-    /// unchanged (Daemon+Interface, `perform`).
-    func chordTimerFired() {
-        feed(.gestureTimer)
-    }
-
     private func startJackMonitor(card: String, control: String) {
         let monitor = ALSAJackMonitor(card: card, controlName: control, loop: loop)
         do {

@@ -15,23 +15,11 @@ import StillroomCore
 extension Daemon {
     func startInterface() {
         refreshModel(historyChanged: true)
-        for kind in InterfaceTimer.allCases {
-            interfaceTimers[kind] = loop.makeTimer { [unowned self] in
-                feed(.interfaceTimer(kind))
-            }
-        }
-        minuteTimer = loop.makeWallClockTimer { [unowned self] in
-            refreshModel()
-            scheduleNextMinute()
-        }
-        scheduleNextMinute()
         feed(.start)
     }
 
     func stopInterface() {
         screen?.close()
-        for timer in interfaceTimers.values { timer.cancel() }
-        minuteTimer?.cancel()
     }
 
     var screenKind: ScreenKind { box.screenKind }
@@ -121,40 +109,30 @@ extension Daemon {
         return track
     }
 
-    /// The clock on screen changes each minute. A dark screen shows nothing, so the box sleeps through the
-    /// minutes (the watchdog's pings are then its only wake-ups: bench/idle) and the model catches up when
-    /// the screen lights again.
-    private func scheduleNextMinute() {
-        guard !ui.isDark else {
-            minuteTimer?.cancel()
-            return
-        }
-        let next = (unixNow / 60 + 1) * 60
-        minuteTimer?.schedule(at: Date(timeIntervalSince1970: Double(next)))
-    }
-
     // MARK: The interface's effects
 
-    /// Performs the interface's effects in order. A setting the card cannot save is said to be unchanged
+    /// Performs one of the interface's effects, `refused` when a setting earlier in its run could not be
+    /// saved; returns whether one has been now. A setting the card cannot save is said to be unchanged
     /// (even with spoken labels off: someone asked for it), and what the interface meant to say about the
     /// change is not said.
-    func perform(_ effects: [InterfaceEffect]) {
-        var refused = false
-        for effect in effects {
-            switch effect {
-            case .speak where refused, .announce where refused, .speakAfter where refused: continue
-            case .changeSetting(let key, let value):
-                do {
-                    try change(setting: key, to: value)
-                } catch {
-                    logger.warning("setting \(key): \(error.message)")
-                    refused = true
-                    let name = SettingRow.allCases.first { $0.key == key }?.title ?? key
-                    speakLabel("\(name) not changed: the setting could not be saved.", always: true)
-                }
+    func perform(_ effect: InterfaceEffect, afterRefusal refused: Bool) -> Bool {
+        switch effect {
+        case .speak where refused, .announce where refused, .speakAfter where refused: return true
+        case .changeSetting(let key, let value):
+            do {
+                try change(setting: key, to: value)
+            } catch {
+                logger.warning("setting \(key): \(error.message)")
+                let name = SettingRow.allCases.first { $0.key == key }?.title ?? key
+                speakLabel("\(name) not changed: the setting could not be saved.", always: true)
                 refreshModel()
-            default: perform(effect)
+                return true
             }
+            refreshModel()
+            return refused
+        default:
+            perform(effect)
+            return refused
         }
     }
 
@@ -198,13 +176,10 @@ extension Daemon {
                 _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
             }
             storedChanged = true
-        case .scheduleTimer(let kind, let at):
-            interfaceTimers[kind]?.schedule(at: at)
-        case .cancelTimer(let kind):
-            interfaceTimers[kind]?.cancel()
+        case .scheduleTimer, .cancelTimer:
+            break // the box's timers (Box+Timers.swift): it never passes these on
         case .setScreenPower(let power):
-            screen?.setScreenOn(power != .off)
-            scheduleNextMinute() // stops in the dark, starts again with the light (the refresh below catches up)
+            screen?.setScreenOn(power != .off) // the box stops the minute's timer in the dark; the refresh below catches up
         case .speak(let text):
             speakLabel(text)
         case .announce(let text):
@@ -237,7 +212,7 @@ extension Daemon {
     func speakLabel(_ text: String, always: Bool = false) {
         guard always || settings.spokenLabels, !text.isEmpty else { return }
         pendingLabel = text
-        labelTimer.schedule(after: Self.labelSettle)
+        timers.arm(.labelSettled, after: Self.labelSettle)
     }
 
     /// Says `text` once what is being said now (and any label still settling) has been said.
@@ -252,7 +227,13 @@ extension Daemon {
         var at = loop.now
         if let end = speechEndsAt, end > at { at = end }
         if pendingLabel != nil { at = max(at, loop.now + Self.labelSettle) }
-        speechAfterTimer.schedule(at: at + .milliseconds(300)) // a breath between
+        timers.arm(.speechAfter, at: .monotonic(at + .milliseconds(300))) // a breath between
+    }
+
+    /// The label the knob rested on, said.
+    func speakSettledLabel() {
+        if let label = pendingLabel { speakNow(label) }
+        pendingLabel = nil
     }
 
     /// The queued speech's moment: said now, unless a label came in first (then after that one).
@@ -291,12 +272,12 @@ extension Daemon {
         guard !readingQueue.isEmpty else { return }
         let text = readingQueue.removeFirst()
         let seconds = speakNow(text)
-        readingTimer.schedule(after: .milliseconds(Int64(seconds * 1000) + 400)) // a breath between lines
+        timers.arm(.nextLineReadAloud, after: .milliseconds(Int64(seconds * 1000) + 400)) // a breath between lines
     }
 
     func stopReading() {
         readingQueue = []
-        readingTimer.cancel()
+        timers.cancel(.nextLineReadAloud)
     }
 
     /// Speaks at once (cutting off an older label), through the engine's mixer.

@@ -38,10 +38,8 @@ extension Daemon {
             save(ProgressSave(checkpoints: [.save(position)]))
         case .clearCheckpoint(let id):
             save(ProgressSave(checkpoints: [.clear(sessionID: id)]))
-        case .scheduleCheckpoint(let at):
-            checkpointTimer.schedule(at: at)
-        case .cancelCheckpointTimer:
-            checkpointTimer.cancel()
+        case .scheduleCheckpoint, .cancelCheckpointTimer:
+            break // the box's timer (Box+Timers.swift): it never passes these on
         }
     }
 
@@ -56,9 +54,7 @@ extension Daemon {
             return
         }
         logger.warning("audio output \(engine.sink.name) cannot be opened; trying again when a sound device changes, and every 2 s")
-        apply(.outputLost("\(engine.sink.name) cannot be opened"))
-        outputRetryTimer.schedule(after: .seconds(2))
-        watchSoundDevices()
+        apply(.outputLost("\(engine.sink.name) cannot be opened")) // the box keeps it being retried
     }
 
     /// The rate of the recording PLAY would start first (the offered place, else the first-boot session).
@@ -68,8 +64,8 @@ extension Daemon {
         return first.flatMap { content.lengths[$0]?.sampleRate } ?? 44_100
     }
 
-    /// While the output is lost, try to open it again (every 2 s, and on each change among the sound
-    /// devices: `reason`); when it is back, say so (and stay paused).
+    /// While the output is lost, try to open it again (on the box's timer, and on each change among the
+    /// sound devices: `reason`); when it is back, say so (and stay paused).
     func retryOutput(after reason: String? = nil) {
         guard !player.outputAvailable else { return }
         let format = AudioFormat(sampleRate: engine.sampleRate > 0 ? engine.sampleRate : 44_100)
@@ -80,7 +76,6 @@ extension Daemon {
             apply(.outputRestored)
         } else {
             if let reason { logger.debug("audio output \(engine.sink.name) still cannot be opened (tried: \(reason))") }
-            if !outputRetryTimer.isScheduled { outputRetryTimer.schedule(after: .seconds(2)) }
         }
     }
 

@@ -18,8 +18,6 @@ extension Daemon {
     }
 
     func startReminder() {
-        reminderTimer = loop.makeWallClockTimer { [unowned self] in feed(.reminderDue) }
-        reminderRecheck = loop.makeTimer { [unowned self] in feed(.reminderRecheck) }
         feed(.planReminder(timeZone.rules))
     }
 
@@ -34,14 +32,8 @@ extension Daemon {
     func perform(_ effects: [ReminderMachine.Effect]) {
         for effect in effects {
             switch effect {
-            case .schedule(let at):
-                if let at {
-                    reminderTimer.schedule(at: Date(timeIntervalSince1970: Double(at)))
-                } else {
-                    reminderTimer.cancel()
-                }
-            case .recheck(let at):
-                reminderRecheck.schedule(after: .seconds(max(1, at - unixNow)))
+            case .schedule, .recheck:
+                break // the box's timers (Box+Timers.swift): it never passes these on
             case .chime:
                 if playChime() {
                     logger.info("reminder: chime")

@@ -23,10 +23,8 @@ extension Daemon {
         case .stopped(let completed, let seconds):
             logger.info("breathing timer: \(completed ? "finished" : "stopped") after \(Int(seconds)) s")
         case .softCue(let moment): cue(moment.rawValue)
-        case .endAlarm(let at):
-            if let at { breathingTimerEnd.schedule(at: at) } else { breathingTimerEnd.cancel() }
-        case .checkpointAlarm(let after):
-            if let after { timerRunCheckpoint.schedule(after: after) } else { timerRunCheckpoint.cancel() }
+        case .endAlarm, .checkpointAlarm:
+            break // the box's timers (Box+Timers.swift): it never passes these on
         case .saveRun(let run, let started): saveTimerRun(run, startedMonotonic: started)
         }
     }

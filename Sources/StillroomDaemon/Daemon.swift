@@ -33,20 +33,18 @@ public final class Daemon {
     let engine: PlaybackEngine
     /// Whether the wall clock is trustworthy (the box keeps it: practice runs are dated by it).
     var clockTrusted: Bool { box.clockTrusted }
-    var runPauseTimer: LoopTimer!
     var settings: Settings
     let timeZone: LocalTimeZone
     var controlServer: ControlServer?
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
-    /// The timer for a held gesture (the box's chord detector asks for it).
-    var chordTimer: LoopTimer!
+    /// Every timer, by name: the box's and the speech queue's (TimerTable.swift).
+    let timers: TimerTable<DaemonTimer>
     /// A label waiting out the debounce (a burst of knob turns speaks only the last item).
     var pendingLabel: String?
-    /// Speech to say after what is being said (notices held back while a recording played), its timer,
-    /// and when the speech now playing ends.
+    /// Speech to say after what is being said (notices held back while a recording played), and when the
+    /// speech now playing ends.
     var speechAfter: [String] = []
-    var speechAfterTimer: LoopTimer!
     var speechEndsAt: MonotonicInstant?
     /// Labels spoken since start, and the last few of them word for word (for status and tests).
     var labelsSpoken = 0
@@ -60,13 +58,9 @@ public final class Daemon {
     var readingQueue: [String] = [] {
         didSet { feed(.readingAloud(!readingQueue.isEmpty)) }
     }
-    var readingTimer: LoopTimer!
-    var labelTimer: LoopTimer!
     var downloads: DownloadManager?
-    /// The reminder (the box keeps it), its wall-clock timer and its recheck.
+    /// The reminder (the box keeps it).
     var reminder: ReminderMachine { box.reminder }
-    var reminderTimer: WallClockTimer!
-    var reminderRecheck: LoopTimer!
     // The box's rules: the controls, the interface, the player and the ledger. Then the screen.
     var box = Box()
     var ui: Interface { box.interface }
@@ -78,8 +72,6 @@ public final class Daemon {
     var soundDevicesWatcher: DeviceFolderWatcher?
     var sceneBuilder: InterfaceScene?
     var previewWriter: TerminalPreviewWriter?
-    var interfaceTimers: [InterfaceTimer: LoopTimer] = [:]
-    var minuteTimer: WallClockTimer?
     var historySummary: InterfaceModel.HistorySummary?
     /// Deleted runs may still be readable in the files (Daemon+Purge); true until the store says otherwise.
     var purgePending = true
@@ -91,13 +83,9 @@ public final class Daemon {
     var screenshotsWritten: [String] = []
     var transcriptCache: (id: String, transcript: Transcript?)?
     var breathCueCache: (id: String, track: BreathCueTrack?)?
-    /// The breathing timer running (the box keeps it), its end, and the alarm that saves its run.
+    /// The breathing timer running (the box keeps it).
     var breathingTimer: BreathingTimer? { box.silent.timer }
-    var breathingTimerEnd: LoopTimer!
-    var timerRunCheckpoint: LoopTimer!
     private var watchdogTimer: LoopTimer?
-    var checkpointTimer: LoopTimer!
-    var outputRetryTimer: LoopTimer!
     private(set) var exitStatus: Int32 = 0
     /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
     var storageProblem: String?
@@ -141,6 +129,7 @@ public final class Daemon {
         } catch {
             throw StartupError("cannot create the event loop: \(error)")
         }
+        timers = TimerTable(loop: loop)
         notifier = SystemdNotifier(environment: environment)
         box = Box(clockTrusted: SystemClocks.isWallClockSynchronized())
         timeZone = LocalTimeZone(environment: environment, logger: logger)
@@ -155,14 +144,9 @@ public final class Daemon {
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop, logger: logger), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
                                 rememberLength: { [store] path, frames in Self.rememberLength(path, frames: frames, store: store) })
-        checkpointTimer = loop.makeTimer { [unowned self] in apply(.checkpointTimer) }
-        outputRetryTimer = loop.makeTimer { [unowned self] in retryOutput() }
+        timers.fired = { [unowned self] name in fired(name) }
         engine.onEvent = { [unowned self] event in apply(event) }
         engine.onHeard = { [unowned self] ranges in recordHeard(ranges) }
-        runPauseTimer = loop.makeTimer { [unowned self] in
-            feed(.runPauseRanOut)
-            logger.info("practice: run closed after a long pause")
-        }
         startDownloads()
         // The resume offer is decided once downloaded sessions are known.
         box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted, reminder: restoreReminder())
@@ -189,19 +173,10 @@ public final class Daemon {
             }
         }
         startWatchdog()
-        chordTimer = loop.makeTimer { [unowned self] in chordTimerFired() }
-        readingTimer = loop.makeTimer { [unowned self] in readNextCue() }
-        labelTimer = loop.makeTimer { [unowned self] in
-            if let label = pendingLabel { speakNow(label) }
-            pendingLabel = nil
-        }
-        speechAfterTimer = loop.makeTimer { [unowned self] in speakQueuedSpeech() }
         startTimeline.mark("state and socket", at: StartClock.now())
         try startInput()
         startTimeline.mark("input", at: StartClock.now())
         startReminder()
-        breathingTimerEnd = loop.makeTimer { [unowned self] in feed(.breathingTimerEnded) }
-        timerRunCheckpoint = loop.makeTimer { [unowned self] in feed(.breathingTimerCheckpoint) }
         startUpdates()
         startWifiWatch()
         startTimeline.mark("reminder and watchers", at: StartClock.now())
@@ -265,6 +240,7 @@ public final class Daemon {
         downloads?.shutDown()
         controlServer?.shutDown()
         watchdogTimer?.cancel()
+        timers.cancelAll()
         store.close()
         dataLock.release()
         logger.notice("stopped cleanly")

@@ -7,7 +7,7 @@
 /// - an event is handled in `Listening`'s two steps: the output's effects, then (as `.settle`, handed back
 ///   once they are performed) the one save, the long-pause timer and what comes after the save; then
 ///   (as `.finish`, once those are performed too) what the player shows;
-/// - while the output is missing, anything the player did keeps the output being retried;
+/// - while the output is missing, it is being retried (Box+Timers.swift);
 /// - a new phase is said once, when it settles; the position is redrawn once a second, not every report;
 /// - what the interface asks of the player goes to the player; a transcript read aloud pauses the
 ///   recording first (one voice at a time); a download removed stops the player first if it plays it.
@@ -25,7 +25,7 @@ extension Box {
         if player.phase == .playing || player.phase == .loading {
             effects += finishBreathingTimer(completed: false, now: now, wall: wall)
         }
-        return effects + step.output.map(BoxEffect.output) + [.then(.settle(step, of: event))]
+        return effects + output(step.output) + [.then(.settle(step, of: event))]
     }
 
     /// An interface effect, with what it asks of the player as player events (handed back as `.then`, so
@@ -70,9 +70,9 @@ extension Box {
                                  wall: UnixMilliseconds) -> [BoxEffect] {
         let settled = listening.settle(step.plan, now: now, wall: wall)
         var effects: [BoxEffect] = []
-        if settled.pauseTimer != .leave { effects.append(.runPauseTimer(settled.pauseTimer)) }
+        effects += runPause(settled.pauseTimer, now: now)
         effects += saving(settled.save)
-        effects += settled.after.map(BoxEffect.output)
+        effects += output(settled.after)
         if settled.sessionLeft { effects.append(.sessionLeft) }
         return effects + [.then(.finish(event, acted: !step.isEmpty))]
     }
@@ -80,8 +80,7 @@ extension Box {
     /// An event's last step, after the save and what followed it (a load answers with events of its own,
     /// which have settled by now): what the player shows now.
     mutating func finish(_ event: PlayerEvent, acted: Bool, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
-        var effects: [BoxEffect] = []
-        if acted && !player.outputAvailable { effects.append(.keepRetryingOutput) }
+        var effects = outputRetries(now: now)
         if player.phase != shownPhase {
             shownPhase = player.phase
             effects.append(.playerPhaseChanged(player.phase))

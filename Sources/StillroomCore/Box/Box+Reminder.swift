@@ -22,28 +22,28 @@ extension Box {
     /// At start, and on a clock set or a time-zone change (`rules` then the new zone's).
     mutating func planReminder(rules: TimeZoneRules? = nil, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         if let rules { timeZoneRules = rules }
-        return reminderEffects(reminder.replan(now: unixSeconds(wall), rules: timeZoneRules, context: reminderContext(now: now, wall: wall)))
+        return reminderEffects(reminder.replan(now: unixSeconds(wall), rules: timeZoneRules, context: reminderContext(now: now, wall: wall)),
+                               now: now, wall: wall)
     }
 
     mutating func reminderDue(now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
-        reminderEffects(reminder.timerFired(now: unixSeconds(wall), rules: timeZoneRules, context: reminderContext(now: now, wall: wall)))
+        reminderEffects(reminder.timerFired(now: unixSeconds(wall), rules: timeZoneRules, context: reminderContext(now: now, wall: wall)),
+                        now: now, wall: wall)
     }
 
     /// The player settled in a new phase, or the recheck came: a waiting reminder may go now.
     mutating func reminderFollows(now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         reminderEffects(reminder.contextChanged(now: unixSeconds(wall), rules: timeZoneRules,
-                                                context: reminderContext(now: now, wall: wall)))
+                                                context: reminderContext(now: now, wall: wall)), now: now, wall: wall)
     }
 
     /// The owner chose the reminder (it is stored).
-    mutating func reminderChosen(_ preference: ReminderPreferenceRecord, wall: UnixMilliseconds) -> [BoxEffect] {
-        reminderEffects(reminder.setPreference(preference, now: unixSeconds(wall), rules: timeZoneRules))
+    mutating func reminderChosen(_ preference: ReminderPreferenceRecord, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
+        reminderEffects(reminder.setPreference(preference, now: unixSeconds(wall), rules: timeZoneRules), now: now, wall: wall)
     }
 
     /// A notice was dismissed: the reminder's card counts as seen.
     mutating func noticeDismissed() {
         if reminder.cardShowing { reminder.cardSeen() }
     }
-
-    private func reminderEffects(_ effects: [ReminderMachine.Effect]) -> [BoxEffect] { effects.map(BoxEffect.reminder) }
 }

@@ -9,18 +9,18 @@ extension Box {
     mutating func startBreathingTimer(pattern: String, minutes: Int, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         guard let timer = BreathingTimer(patternName: pattern, minutes: minutes, startedAt: now) else { return [] }
         let pause: [BoxEffect] = player.phase == .playing ? [.then(.player(.pause(.user)))] : []
-        return pause + silentEffects(silent.start(timer, wall: wall, clockTrusted: clockTrusted, counts: model.settings.timerCounts))
+        return pause + silentEffects(silent.start(timer, wall: wall, clockTrusted: clockTrusted, counts: model.settings.timerCounts), now: now)
             + [.rebuildModel]
     }
 
     mutating func finishBreathingTimer(completed: Bool, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         guard silent.timer != nil else { return [] }
         return silentEffects(silent.finish(completed: completed, now: now, wall: wall, clockTrusted: clockTrusted,
-                                           counts: model.settings.timerCounts)) + [.rebuildModel]
+                                           counts: model.settings.timerCounts), now: now) + [.rebuildModel]
     }
 
     mutating func checkpointBreathingTimer(now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
-        silentEffects(silent.checkpoint(now: now, wall: wall, clockTrusted: clockTrusted, counts: model.settings.timerCounts))
+        silentEffects(silent.checkpoint(now: now, wall: wall, clockTrusted: clockTrusted, counts: model.settings.timerCounts), now: now)
     }
 
     /// The store inserted a timer's run.
@@ -42,6 +42,4 @@ extension Box {
         untrustedRuns = [:]
         return effects
     }
-
-    func silentEffects(_ effects: [SilentPractice.Effect]) -> [BoxEffect] { effects.map(BoxEffect.silent) }
 }

@@ -13,8 +13,8 @@
 /// The daemon turns its devices, timers and rebuilt models into `BoxEvent`s and performs the
 /// `BoxEffect`s; it keeps no rule of its own about what a control means or what listening keeps.
 public struct Box: Equatable, Sendable {
-    public private(set) var interface: Interface
-    public private(set) var controls: ControlInput
+    public internal(set) var interface: Interface
+    public internal(set) var controls: ControlInput
     public private(set) var model: InterfaceModel
     /// A transcript is being read aloud (the daemon's speech queue is not empty).
     public private(set) var isReadingAloud = false
@@ -33,6 +33,8 @@ public struct Box: Equatable, Sendable {
     /// `.start` came: the interface follows the model from then on.
     var started = false
     var shownSecond = -1
+    /// The timers the box has armed, and when each is due (Box+Timers.swift).
+    public internal(set) var armed: [BoxTimer: TimerDeadline] = [:]
 
     public init(interface: Interface = Interface(), controls: ControlInput = ControlInput(),
                 model: InterfaceModel = InterfaceModel(), listening: Listening = Listening(), clockTrusted: Bool = false,
@@ -51,31 +53,30 @@ public struct Box: Equatable, Sendable {
     /// `now` on the monotonic clock, `wall` the wall clock's reading of the same moment (practice runs
     /// are dated by it).
     public mutating func handle(_ event: BoxEvent, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
+        respond(to: event, now: now, wall: wall) + minuteFollowsScreen(wall: wall)
+    }
+
+    private mutating func respond(to event: BoxEvent, now: MonotonicInstant, wall: UnixMilliseconds) -> [BoxEffect] {
         switch event {
         case .start:
             started = true
-            return wrap(interface.start(model: model, now: now))
+            return wrap(interface.start(model: model, now: now), now: now)
         case .modelChanged(let next):
             guard next != model else { return [] }
             model = next
             // Before the start the model is only kept: the start says what it shows (an update first would
             // take every notice for new and say each twice, "Notice: … Notice: …").
             guard started else { return [] }
-            return wrap(interface.update(model: model, now: now)) + [.redraw]
+            return wrap(interface.update(model: model, now: now), now: now) + [.redraw]
         case .input(let input):
             let action = controls.action(for: input, on: screenKind, dark: interface.controlsDark, at: now)
-            let armed: [BoxEffect] = [.gestureTimer(at: controls.gestureDueAt)]
+            let armed = gestureTimer()
             guard let action else { return armed }
-            return armed + stopReading(unless: action == .wake) + wrap(interface.handle(action, model: model, now: now)) + [.redraw]
-        case .gestureTimer:
-            let gesture = controls.gestureTimerFired(at: now)
-            let armed: [BoxEffect] = [.gestureTimer(at: controls.gestureDueAt)]
-            guard let gesture else { return armed }
-            return armed + stopReading(unless: false) + wrap(interface.handle(gesture: gesture, model: model, now: now)) + [.redraw]
-        case .interfaceTimer(let timer):
-            return wrap(interface.handle(timer: timer, model: model, now: now)) + [.redraw]
+            return armed + stopReading(unless: action == .wake) + wrap(interface.handle(action, model: model, now: now), now: now) + [.redraw]
+        case .timer(let timer):
+            return fired(timer, now: now, wall: wall)
         case .glow:
-            return wrap(interface.handle(.wake, model: model, now: now)) + [.redraw]
+            return wrap(interface.handle(.wake, model: model, now: now), now: now) + [.redraw]
         case .readingAloud(let reading):
             isReadingAloud = reading
             return []
@@ -93,8 +94,6 @@ public struct Box: Equatable, Sendable {
         case .continueRun(let run, let sampleRate, let recordingFrames):
             listening.join(run, sampleRate: sampleRate, recordingFrames: recordingFrames, now: now)
             return []
-        case .runPauseRanOut:
-            return saving(listening.pauseRanOut(wall: wall))
         case .clockSet(let trusted):
             return clockTrust(trusted, now: now, wall: wall) + planReminder(now: now, wall: wall)
         case .runsDeleted(let run):
@@ -107,33 +106,31 @@ public struct Box: Equatable, Sendable {
             return startBreathingTimer(pattern: pattern, minutes: minutes, now: now, wall: wall)
         case .stopBreathingTimer:
             return finishBreathingTimer(completed: false, now: now, wall: wall)
-        case .breathingTimerEnded:
-            return finishBreathingTimer(completed: true, now: now, wall: wall)
-        case .breathingTimerCheckpoint:
-            return checkpointBreathingTimer(now: now, wall: wall)
         case .timerRunInserted(let run, let started):
             return timerRunInserted(run, startedMonotonic: started)
         case .planReminder(let rules):
             return planReminder(rules: rules, now: now, wall: wall)
-        case .reminderDue:
-            return reminderDue(now: now, wall: wall)
-        case .reminderRecheck:
-            return reminderFollows(now: now, wall: wall)
         case .reminderChosen(let preference):
-            return reminderChosen(preference, wall: wall)
+            return reminderChosen(preference, now: now, wall: wall)
         }
     }
 
-    private mutating func stopReading(unless spared: Bool) -> [BoxEffect] {
+    mutating func stopReading(unless spared: Bool) -> [BoxEffect] {
         guard isReadingAloud && !spared else { return [] }
         isReadingAloud = false
         return [.stopReadingAloud]
     }
 
-    /// The interface's effects, with what it asks of the player handed to the player (`listen(to:)`); a
-    /// notice dismissed is the reminder's card seen.
-    private mutating func wrap(_ effects: [InterfaceEffect]) -> [BoxEffect] {
+    /// The interface's effects, with what it asks of the player handed to the player (`listen(to:)`) and
+    /// its timers among the box's; a notice dismissed is the reminder's card seen.
+    mutating func wrap(_ effects: [InterfaceEffect], now: MonotonicInstant) -> [BoxEffect] {
         if effects.contains(where: { if case .dismissNotice = $0 { true } else { false } }) { noticeDismissed() }
-        return effects.flatMap(listen(to:))
+        return effects.flatMap { effect -> [BoxEffect] in
+            switch effect {
+            case .scheduleTimer(let timer, let at): return arm(.interface(timer), at: at)
+            case .cancelTimer(let timer): return cancel(.interface(timer))
+            default: return listen(to: effect)
+            }
+        }
     }
 }

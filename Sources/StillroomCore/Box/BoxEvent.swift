@@ -6,10 +6,8 @@ public enum BoxEvent: Equatable, Sendable {
     case modelChanged(InterfaceModel)
     /// A button, the knob or the jack, from any input backend.
     case input(InputEvent)
-    /// The held-gesture timer the box asked for is due.
-    case gestureTimer
-    /// A timer the interface asked for is due.
-    case interfaceTimer(InterfaceTimer)
+    /// A timer the box armed is due (BoxTimer.swift).
+    case timer(BoxTimer)
     /// Light the screen as a touch would (a reminder's silent cue), without a control being used.
     case glow
     /// The box started or finished reading a transcript aloud.
@@ -32,8 +30,6 @@ public enum BoxEvent: Equatable, Sendable {
     case saved(runs: [PracticeRunRecord], as: [PracticeRunRecord])
     /// The run to continue on accepting the offered place: the session's latest, not complete.
     case continueRun(PracticeRunRecord, sampleRate: Int, recordingFrames: Int64)
-    /// The long pause ran out.
-    case runPauseRanOut
     /// The wall clock was set; `trusted` whether it is synchronised (at start too). The reminder is
     /// planned again; practice runs are dated by the clock once it is trusted.
     case clockSet(trusted: Bool)
@@ -47,10 +43,6 @@ public enum BoxEvent: Equatable, Sendable {
     /// Start a timer (an unknown pattern or length starts nothing).
     case startBreathingTimer(pattern: String, minutes: Int)
     case stopBreathingTimer
-    /// The timer's end is due.
-    case breathingTimerEnded
-    /// The timer's run is due to be saved.
-    case breathingTimerCheckpoint
     /// The store inserted a timer's run (with its id).
     case timerRunInserted(PracticeRunRecord, startedMonotonic: MonotonicInstant)
 
@@ -58,10 +50,6 @@ public enum BoxEvent: Equatable, Sendable {
 
     /// Plan the reminder in this time zone: at start, and when the zone changes.
     case planReminder(TimeZoneRules)
-    /// The reminder's wall-clock timer is due.
-    case reminderDue
-    /// The reminder's recheck is due (a pause may have become long enough).
-    case reminderRecheck
     /// The owner chose the reminder, and it is stored.
     case reminderChosen(ReminderPreferenceRecord)
 }
@@ -70,8 +58,9 @@ public enum BoxEvent: Equatable, Sendable {
 public enum BoxEffect: Equatable, Sendable {
     /// The interface's own effects: play, store, speak, timers, screen power…
     case interface(InterfaceEffect)
-    /// Arm the held-gesture timer at this instant, or cancel it (nil).
-    case gestureTimer(at: MonotonicInstant?)
+    /// Arm this timer for `at` (again, if it was armed), or cancel it: the daemon's loop timers, named.
+    case arm(BoxTimer, at: TimerDeadline)
+    case cancel(BoxTimer)
     /// Stop reading the transcript aloud: the person used a control.
     case stopReadingAloud
     /// The screen may have changed: draw it again when the display can take a frame.
@@ -81,24 +70,23 @@ public enum BoxEffect: Equatable, Sendable {
 
     /// Hand this event back to the box once the effects before it are performed.
     case then(BoxEvent)
-    /// The player's effects on the output (the engine) and its checkpoint timer.
+    /// The player's effects on the output (the engine); its checkpoint timer comes as `.arm`.
     case output(PlayerEffect)
     /// Try to open the missing output once more now (a DAC that came up late plays at once).
     case retryOutput
-    /// Keep trying the missing output every 2 s, unless that is already arranged.
-    case keepRetryingOutput
+    /// While the output is missing, try it again whenever a sound device changes (as well as on the
+    /// `.outputRetry` timer).
+    case watchSoundDevices
     /// Find the session's latest run and, if it may be continued, answer `.continueRun`.
     case joinLatestRun(sessionID: String)
     /// Keep the place and the runs with it in one transaction; answer `.saved`.
     case save(ProgressSave)
-    /// The long-pause timer that closes a run.
-    case runPauseTimer(PracticeLedger.PauseTimer)
     /// The clock became trustworthy: date these runs again (saved under the untrusted clock in this boot,
     /// with their monotonic start).
     case redateRuns([Int64: MonotonicInstant])
-    /// The breathing timer's effects: its alarms, its cues, its run.
+    /// The breathing timer's effects but its alarms (`.arm`): its cues, its run.
     case silent(SilentPractice.Effect)
-    /// The reminder's effects: its timers, the chime or the glow and card, the day it fired.
+    /// The reminder's effects but its timers (`.arm`): the chime or the glow and card, the day it fired.
     case reminder(ReminderMachine.Effect)
     /// A session was left with a run open: a quiet moment for deferred work.
     case sessionLeft

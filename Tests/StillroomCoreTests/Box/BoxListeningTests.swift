@@ -35,7 +35,8 @@ import Testing
     @Test func aRequestForSoundWithTheOutputMissingTriesTheOutputFirst() {
         var box = playing()
         // The loss stops the output and keeps it being retried.
-        #expect(feed(&box, .player(.outputLost("unplugged"))).contains(.keepRetryingOutput))
+        #expect(feed(&box, .player(.outputLost("unplugged"))).contains(.watchSoundDevices))
+        #expect(box.armed[.outputRetry] == .monotonic(start + Box.outputRetryInterval))
         #expect(!box.player.outputAvailable)
         let toggled = box.handle(.player(.toggle), now: start, wall: wall)
         #expect(toggled == [.retryOutput, .then(.player(.toggle, prepared: true))])
@@ -49,7 +50,8 @@ import Testing
     @Test func withTheOutputThereNothingIsTriedAndNothingKeptRetrying() {
         var box = playing()
         let effects = feed(&box, .player(.toggle))
-        #expect(!effects.contains(.retryOutput) && !effects.contains(.keepRetryingOutput), "\(effects)")
+        #expect(!effects.contains(.retryOutput) && !effects.contains(.watchSoundDevices), "\(effects)")
+        #expect(box.armed[.outputRetry] == nil)
     }
 
     @Test func acceptingTheOfferedPlaceJoinsItsRunFirst() {

@@ -25,7 +25,7 @@ import Testing
         settings(&model.settings)
         var box = Box(model: model, reminder: ReminderMachine(preference: preference(at: hour, minute), firedDay: nil))
         let planned = box.handle(.planReminder(zone), now: start, wall: wall(12, 0))
-        #expect(planned == [.reminder(.schedule(at: wall(hour, minute) / 1000))], "planned in local time: \(planned)")
+        #expect(planned == [.arm(.reminder, at: .wallClock(wall(hour, minute) / 1000))], "planned in local time: \(planned)")
         return box
     }
 
@@ -51,7 +51,7 @@ import Testing
     @Test func dueWhilePlayingItWaitsAndGoesWhenThePlayerSettlesStopped() {
         var box = box(reminderAt: 19, 0)
         feed(&box, .player(.play(sessionID: "a", title: "A")), at: wall(18, 55), now: start)
-        let due = feed(&box, .reminderDue, at: wall(19, 0), now: start + .seconds(300))
+        let due = feed(&box, .timer(.reminder), at: wall(19, 0), now: start + .seconds(300))
         #expect(sounds(due).isEmpty, "it never interrupts a session")
         #expect(box.reminder.waiting)
         let stopped = feed(&box, .player(.stop), at: wall(19, 5), now: start + .seconds(600))
@@ -65,31 +65,31 @@ import Testing
     @Test func theNightHoursAreReadInLocalTime() {
         // 21:30 local is 19:30 UTC: inside the night hours (21:00–07:00) only in local time.
         var box = box(reminderAt: 21, 30) { $0.nightStarts = 21 * 60; $0.nightEnds = 7 * 60 }
-        #expect(sounds(feed(&box, .reminderDue, at: wall(21, 30), now: start)) == [.glow])
+        #expect(sounds(feed(&box, .timer(.reminder), at: wall(21, 30), now: start)) == [.glow])
         var day = self.box(reminderAt: 20, 30) { $0.nightStarts = 21 * 60; $0.nightEnds = 7 * 60 }
-        #expect(sounds(feed(&day, .reminderDue, at: wall(20, 30), now: start)) == [.chime])
+        #expect(sounds(feed(&day, .timer(.reminder), at: wall(20, 30), now: start)) == [.chime])
     }
 
     @Test func aVolumeCappedToNothingOrAMissingOutputGlowsInstead() throws {
         var muted = box(reminderAt: 19, 0) { try! $0.set("volume", to: "0") }
-        #expect(sounds(feed(&muted, .reminderDue, at: wall(19, 0), now: start)) == [.glow])
+        #expect(sounds(feed(&muted, .timer(.reminder), at: wall(19, 0), now: start)) == [.glow])
         var silent = box(reminderAt: 19, 0)
         feed(&silent, .player(.outputLost("unplugged")), at: wall(18, 0), now: start)
-        #expect(sounds(feed(&silent, .reminderDue, at: wall(19, 0), now: start)) == [.glow])
+        #expect(sounds(feed(&silent, .timer(.reminder), at: wall(19, 0), now: start)) == [.glow])
     }
 
     @Test func aClockSetOrAZoneChangePlansItAgain() {
         var box = box(reminderAt: 19, 0)
         let set = feed(&box, .clockSet(trusted: true), at: wall(12, 0), now: start)
-        #expect(set.contains(.reminder(.schedule(at: wall(19, 0) / 1000))))
+        #expect(set.contains(.arm(.reminder, at: .wallClock(wall(19, 0) / 1000))))
         // In UTC, 19:00 is two hours later than in the old zone.
         let moved = feed(&box, .planReminder(.utc), at: wall(12, 0), now: start)
-        #expect(moved.contains(.reminder(.schedule(at: wall(19, 0, plus: 2 * 3600) / 1000))))
+        #expect(moved.contains(.arm(.reminder, at: .wallClock(wall(19, 0, plus: 2 * 3600) / 1000))))
     }
 
     @Test func dismissingANoticeIsSeeingTheReminderCard() {
         var planned = box(reminderAt: 19, 0) { try! $0.set("volume", to: "0") }
-        feed(&planned, .reminderDue, at: wall(19, 0), now: start)
+        feed(&planned, .timer(.reminder), at: wall(19, 0), now: start)
         #expect(planned.reminder.cardShowing)
         // The card, on the notice screen with its dismiss focused.
         var model = planned.model

@@ -47,8 +47,8 @@ import Testing
         let paused = try #require(effects.firstIndex { if case .output(.pauseOutput) = $0 { true } else { false } })
         let cued = try #require(effects.firstIndex(of: .silent(.softCue(.start))))
         #expect(paused < cued)
-        #expect(effects.contains(.silent(.endAlarm(at: at(20) + .seconds(300)))))
-        #expect(effects.contains(.silent(.checkpointAlarm(after: PlayerMachine.checkpointInterval))))
+        #expect(effects.contains(.arm(.breathingEnd, at: .monotonic(at(20) + .seconds(300)))))
+        #expect(effects.contains(.arm(.breathingRunSave, at: .monotonic(at(20) + PlayerMachine.checkpointInterval))))
         #expect(box.silent.timer?.patternName == pattern)
         // The pause did not end the timer it made way for.
         #expect(!effects.contains { if case .silent(.stopped) = $0 { true } else { false } })
@@ -64,13 +64,13 @@ import Testing
     @Test func theRunIsSavedFromTenSecondsOnThenUpdatedAndCompletedAtTheEnd() {
         var box = box()
         feed(&box, .startBreathingTimer(pattern: pattern, minutes: 1), at: 0)
-        #expect(savedRuns(feed(&box, .breathingTimerCheckpoint, at: 9)).isEmpty, "under 10 s no run is kept")
-        let first = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 20))
+        #expect(savedRuns(feed(&box, .timer(.breathingRunSave), at: 9)).isEmpty, "under 10 s no run is kept")
+        let first = savedRuns(feed(&box, .timer(.breathingRunSave), at: 20))
         #expect(first.count == 1 && first.first?.id == nil)
         #expect(box.silent.runID == 41)
-        let later = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 30))
+        let later = savedRuns(feed(&box, .timer(.breathingRunSave), at: 30))
         #expect(later.map(\.id) == [41], "the run is updated, not inserted again")
-        let end = feed(&box, .breathingTimerEnded, at: 60)
+        let end = feed(&box, .timer(.breathingEnd), at: 60)
         #expect(end.contains(.silent(.softCue(.end))))
         #expect(end.contains(.silent(.stopped(completed: true, seconds: 60))))
         let last = savedRuns(end)
@@ -83,7 +83,7 @@ import Testing
     @Test func uncountedMinutesSaveNothingAndAStoppedTimerHasNoEndCue() {
         var box = box(counting: false)
         feed(&box, .startBreathingTimer(pattern: pattern, minutes: 1), at: 0)
-        #expect(savedRuns(feed(&box, .breathingTimerCheckpoint, at: 20)).isEmpty)
+        #expect(savedRuns(feed(&box, .timer(.breathingRunSave), at: 20)).isEmpty)
         let stopped = feed(&box, .stopBreathingTimer, at: 30)
         #expect(savedRuns(stopped).isEmpty)
         #expect(!stopped.contains(.silent(.softCue(.end))))
@@ -93,7 +93,7 @@ import Testing
     @Test func aRunSavedUnderAnUntrustedClockIsDatedAgainWhenTheClockIsTrusted() {
         var box = box(clockTrusted: false)
         feed(&box, .startBreathingTimer(pattern: pattern, minutes: 5), at: 0)
-        let first = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 20))
+        let first = savedRuns(feed(&box, .timer(.breathingRunSave), at: 20))
         #expect(first.first?.clockTrusted == false)
         #expect(first.first?.startedAt == wall(0), "untrusted: the wall time the timer started")
         let trusted = feed(&box, .clockSet(trusted: true), at: 25)
@@ -101,7 +101,7 @@ import Testing
         // Once: trusted again, nothing more to date.
         #expect(!feed(&box, .clockSet(trusted: true), at: 26).contains { if case .redateRuns = $0 { true } else { false } })
         // Later saves of the same run are trusted, and date its start from what elapsed.
-        let later = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 30))
+        let later = savedRuns(feed(&box, .timer(.breathingRunSave), at: 30))
         #expect(later.first?.clockTrusted == true && later.first?.startedAt == wall(0))
     }
 
@@ -112,7 +112,7 @@ import Testing
         feed(&box, .startBreathingTimer(pattern: pattern, minutes: 5), at: 15, nextID: 41)
         #expect(box.silent.timer?.startedAt == at(15))
         #expect(box.silent.runID == nil, "the new timer's run is its own")
-        let next = savedRuns(feed(&box, .breathingTimerCheckpoint, at: 30, nextID: 42))
+        let next = savedRuns(feed(&box, .timer(.breathingRunSave), at: 30, nextID: 42))
         #expect(next.map(\.id) == [nil])
         #expect(box.silent.runID == 42)
     }

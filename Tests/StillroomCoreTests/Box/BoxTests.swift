@@ -15,7 +15,7 @@ import Testing
     /// A box whose screen went dark (the dark timer fired).
     func dark() -> Box {
         var box = started()
-        _ = box.handle(.interfaceTimer(.dark), now: start + .seconds(120), wall: 0)
+        _ = box.handle(.timer(.interface(.dark)), now: start + .seconds(120), wall: 0)
         #expect(box.interface.isDark)
         return box
     }
@@ -27,6 +27,11 @@ import Testing
     /// What the box asked of the player (the interface's play, toggle, seek… go to the player in the box).
     func playerRequests(_ effects: [BoxEffect]) -> [PlayerEvent] {
         effects.compactMap { if case .then(.player(let event, _)) = $0 { event } else { nil } }
+    }
+
+    /// When the effects armed the held-gesture timer for.
+    func gestureDue(_ effects: [BoxEffect]) -> MonotonicInstant? {
+        effects.lazy.compactMap { if case .arm(.gesture, at: .monotonic(let at)) = $0 { at } else { nil } }.first
     }
 
     func press(_ control: Control) -> BoxEvent { .input(.button(control, .pressed)) }
@@ -71,16 +76,16 @@ import Testing
     @Test func aButtonThatJoinsAChordDoesNothingOfItsOwnAndTheGestureGoesToTheInterface() {
         var box = started()
         let now = start + .seconds(1)
-        #expect(box.handle(press(.back), now: now, wall: 0).contains { if case .gestureTimer(at: _?) = $0 { true } else { false } })
+        #expect(gestureDue(box.handle(press(.back), now: now, wall: 0)) != nil)
         // PLAY joins BACK: the key-describer chord. PLAY's press does not toggle anything.
         let joined = box.handle(press(.play), now: now + .milliseconds(50), wall: 0)
         #expect(interfaceEffects(joined).isEmpty && playerRequests(joined).isEmpty)
-        guard case .gestureTimer(at: let due?) = joined.first else {
+        guard let due = gestureDue(joined) else {
             Issue.record("the chord armed no timer: \(joined)")
             return
         }
         #expect(!box.interface.isDescribing)
-        _ = box.handle(.gestureTimer, now: due, wall: 0)
+        _ = box.handle(.timer(.gesture), now: due, wall: 0)
         #expect(box.interface.isDescribing)
     }
 
@@ -94,7 +99,7 @@ import Testing
             var said = interfaceEffects(box.handle(press(.back), now: now, wall: 0))
             let joined = box.handle(press(.play), now: now + .milliseconds(50), wall: 0)
             said += interfaceEffects(joined)
-            if case .gestureTimer(at: let due?) = joined.first { said += interfaceEffects(box.handle(.gestureTimer, now: due, wall: 0)) }
+            if let due = gestureDue(joined) { said += interfaceEffects(box.handle(.timer(.gesture), now: due, wall: 0)) }
             said += interfaceEffects(box.handle(.input(.button(.back, .released(long: true))), now: now + .seconds(3), wall: 0))
             said += interfaceEffects(box.handle(.input(.button(.play, .released(long: true))), now: now + .seconds(3), wall: 0))
             now = now + .seconds(3)
@@ -104,8 +109,8 @@ import Testing
         #expect(box.interface.isDescribing)
         let screen = box.interface.screen
         // The dim and dark timers come while it is on (armed by the last touch): nothing changes.
-        #expect(interfaceEffects(box.handle(.interfaceTimer(.dim), now: now + .seconds(30), wall: 0)).isEmpty)
-        #expect(interfaceEffects(box.handle(.interfaceTimer(.dark), now: now + .seconds(40), wall: 0)).isEmpty)
+        #expect(interfaceEffects(box.handle(.timer(.interface(.dim)), now: now + .seconds(30), wall: 0)).isEmpty)
+        #expect(interfaceEffects(box.handle(.timer(.interface(.dark)), now: now + .seconds(40), wall: 0)).isEmpty)
         #expect(box.interface.screen == screen && box.interface.screen != .idle && !box.interface.isDark)
         now = now + .seconds(45)
         let said = chord().compactMap { if case .announce(let text) = $0 { text } else { nil } }
@@ -113,7 +118,7 @@ import Testing
         #expect(!box.interface.isDescribing)
         #expect(box.interface.screen == screen)
         // Off: the screen dims again in its own time.
-        let dimmed = interfaceEffects(box.handle(.interfaceTimer(.dim), now: now + .seconds(600), wall: 0))
+        let dimmed = interfaceEffects(box.handle(.timer(.interface(.dim)), now: now + .seconds(600), wall: 0))
         #expect(dimmed.contains(.setScreenPower(.dim)), "\(dimmed)")
     }
 
@@ -122,17 +127,17 @@ import Testing
         let now = start + .seconds(1)
         _ = box.handle(.readingAloud(true), now: now, wall: 0)
         _ = box.handle(press(.back), now: now, wall: 0)
-        guard case .gestureTimer(at: let due?) = box.handle(press(.knob), now: now, wall: 0).first else {
+        guard let due = gestureDue(box.handle(press(.knob), now: now, wall: 0)) else {
             Issue.record("the spoken-labels chord armed no timer")
             return
         }
-        #expect(box.handle(.gestureTimer, now: due, wall: 0).contains(.stopReadingAloud))
+        #expect(box.handle(.timer(.gesture), now: due, wall: 0).contains(.stopReadingAloud))
         #expect(!box.isReadingAloud)
     }
 
     @Test func aGestureTimerWithNothingHeldDoesNothing() {
         var box = started()
-        #expect(box.handle(.gestureTimer, now: start + .seconds(5), wall: 0) == [.gestureTimer(at: nil)])
+        #expect(box.handle(.timer(.gesture), now: start + .seconds(5), wall: 0) == [])
     }
 
     @Test func theSameModelChangesNothingAndANewOneIsShown() {

@@ -74,7 +74,8 @@ final class InterfaceDriver {
             if let gestureAt = gestureDueAt, gestureAt <= end,
                timers.values.allSatisfy({ $0 >= gestureAt }), model.breathingTimer.map({ $0.endsAt >= gestureAt }) ?? true {
                 now = max(now, gestureAt)
-                perform(box.handle(.gestureTimer, now: now, wall: 0))
+                gestureDueAt = nil // fired: the box arms it again if a gesture still waits
+                perform(box.handle(.timer(.gesture), now: now, wall: 0))
                 continue
             }
             let due = timers.filter { $0.value <= end }.min { $0.value < $1.value }
@@ -86,7 +87,7 @@ final class InterfaceDriver {
             guard let (kind, at) = due else { break }
             now = max(now, at)
             timers[kind] = nil
-            perform(box.handle(.interfaceTimer(kind), now: now, wall: 0))
+            perform(box.handle(.timer(.interface(kind)), now: now, wall: 0))
         }
         now = end
     }
@@ -107,7 +108,12 @@ final class InterfaceDriver {
         for effect in new {
             switch effect {
             case .interface(let effect): run.append(effect)
-            case .gestureTimer(let at): gestureDueAt = at
+            case .arm(.gesture, at: .monotonic(let at)): gestureDueAt = at
+            case .cancel(.gesture): gestureDueAt = nil
+            // The interface's timers, in its own words, in the run where it asked for them.
+            case .arm(.interface(let kind), at: .monotonic(let at)): run.append(.scheduleTimer(kind, at: at))
+            case .cancel(.interface(let kind)): run.append(.cancelTimer(kind))
+            case .arm(.minute, _), .cancel(.minute): break // the clock on screen: the driver's model keeps its own
             case .stopReadingAloud, .redraw: break
             case .then(.player(let request, _)):
                 // The stand-in player takes the request with the rest of the run, as the interface asked it.
