@@ -9,27 +9,24 @@ extension Daemon {
         perform(box.handle(event, now: loop.now, wall: wallMilliseconds))
     }
 
-    /// A named timer fired: the box's go to the box, the speech queue's are the daemon's own.
-    func fired(_ timer: DaemonTimer) {
-        switch timer {
-        case .box(let timer):
-            feed(.timer(timer))
-            if timer == .runPause { logger.info("practice: run closed after a long pause") }
-        case .labelSettled: speakSettledLabel()
-        case .speechAfter: speakQueuedSpeech()
-        case .nextLineReadAloud: readNextCue()
-        }
+    /// A named timer fired: the box hears it.
+    func fired(_ timer: BoxTimer) {
+        feed(.timer(timer))
+        if timer == .runPause { logger.info("practice: run closed after a long pause") }
     }
 
     /// Performs the box's effects in order. The interface's own come in runs, one run per event: a
     /// setting the card cannot save silences what the rest of its run meant to say (Daemon+Interface);
-    /// the timers among them do not end a run.
+    /// the timers and the words among them do not end a run.
     func perform(_ effects: [BoxEffect]) {
         var refused = false
         for effect in effects {
             switch effect {
             case .interface(let effect): refused = perform(effect, afterRefusal: refused)
             case .arm, .cancel: perform(effect)
+            case .then(.speech(.readTranscript)): perform(effect)
+            case .then(.speech) where refused: continue
+            case .then(.speech): perform(effect)
             default:
                 refused = false
                 perform(effect)
@@ -40,9 +37,9 @@ extension Daemon {
     private func perform(_ effect: BoxEffect) {
         switch effect {
         case .interface(let effect): _ = perform(effect, afterRefusal: false)
-        case .arm(let timer, let deadline): timers.arm(.box(timer), at: deadline)
-        case .cancel(let timer): timers.cancel(.box(timer))
-        case .stopReadingAloud: stopReading()
+        case .arm(let timer, let deadline): timers.arm(timer, at: deadline)
+        case .cancel(let timer): timers.cancel(timer)
+        case .say(let text): feed(.spoke(seconds: speakNow(text)))
         case .redraw: screen?.invalidate()
         case .then(let event): feed(event)
         case .output(let effect): perform(effect)

@@ -191,7 +191,7 @@ extension Daemon {
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).
     private func sayCommand(text: String) -> Result<JSONValue, ControlError> {
         do {
-            _ = try speak(text)
+            feed(.saidOnRequest(text, seconds: try speak(text)))
         } catch {
             return .failure(ControlError(.failed, "speech failed: \(error)"))
         }

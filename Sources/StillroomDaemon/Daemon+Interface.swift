@@ -124,7 +124,7 @@ extension Daemon {
             } catch {
                 logger.warning("setting \(key): \(error.message)")
                 let name = SettingRow.allCases.first { $0.key == key }?.title ?? key
-                speakLabel("\(name) not changed: the setting could not be saved.", always: true)
+                feed(.speech(.label("\(name) not changed: the setting could not be saved.", always: true)))
                 refreshModel()
                 return true
             }
@@ -180,16 +180,10 @@ extension Daemon {
             break // the box's timers (Box+Timers.swift): it never passes these on
         case .setScreenPower(let power):
             screen?.setScreenOn(power != .off) // the box stops the minute's timer in the dark; the refresh below catches up
-        case .speak(let text):
-            speakLabel(text)
-        case .announce(let text):
-            speakLabel(text, always: true)
-        case .speakAfter(let text):
-            speakAfterCurrent(text)
+        case .speak, .announce, .speakAfter, .readTranscript:
+            break // the box's voice (Box+Voice.swift): it never passes these on
         case .cue(let cue):
             playCue(cue)
-        case .readTranscript(let cue):
-            readTranscriptAloud(from: cue)
         case .headphones:
             applySettings() // the headphone cap, once the player (in the box) has followed the jack
         case .quit:
@@ -204,50 +198,6 @@ extension Daemon {
         }
     }
 
-    /// How long a label waits for a newer one: a quick spin of the knob speaks only where it stops.
-    static let labelSettle: Duration = .milliseconds(180)
-
-    /// A spoken label (the interface asks only when spoken labels are on; `always` for what someone asked
-    /// for with labels off: a gesture, the key describer, the guide), after a short settle.
-    func speakLabel(_ text: String, always: Bool = false) {
-        guard always || settings.spokenLabels, !text.isEmpty else { return }
-        pendingLabel = text
-        timers.arm(.labelSettled, after: Self.labelSettle)
-    }
-
-    /// Says `text` once what is being said now (and any label still settling) has been said.
-    func speakAfterCurrent(_ text: String) {
-        guard settings.spokenLabels, !text.isEmpty else { return }
-        speechAfter.append(text)
-        scheduleQueuedSpeech()
-    }
-
-    private func scheduleQueuedSpeech() {
-        guard !speechAfter.isEmpty else { return }
-        var at = loop.now
-        if let end = speechEndsAt, end > at { at = end }
-        if pendingLabel != nil { at = max(at, loop.now + Self.labelSettle) }
-        timers.arm(.speechAfter, at: .monotonic(at + .milliseconds(300))) // a breath between
-    }
-
-    /// The label the knob rested on, said.
-    func speakSettledLabel() {
-        if let label = pendingLabel { speakNow(label) }
-        pendingLabel = nil
-    }
-
-    /// The queued speech's moment: said now, unless a label came in first (then after that one).
-    func speakQueuedSpeech() {
-        guard !speechAfter.isEmpty else { return }
-        if pendingLabel != nil || (speechEndsAt.map { $0 > loop.now } ?? false) {
-            scheduleQueuedSpeech()
-            return
-        }
-        let text = speechAfter.joined(separator: " ")
-        speechAfter = []
-        speakNow(text)
-    }
-
     /// A short cue (the seek's tick) mixed under whatever plays, at the voice's level; it cuts nothing off.
     func playCue(_ cue: SoundCue) {
         let decoded = cueSamples[cue] ?? decodeSound(cue.rawValue)
@@ -260,29 +210,8 @@ extension Daemon {
         engine.cue(decoded.samples, rate: decoded.rate)
     }
 
-    /// Reads the current session's transcript aloud, a cue at a time, from `cue` on. The box paused the
-    /// recording first (one voice at a time); any control stops the reading.
-    func readTranscriptAloud(from cue: Int) {
-        guard let transcript = model.transcript, cue < transcript.cues.count else { return }
-        readingQueue = transcript.cues[max(0, cue)...].map(\.plainText)
-        readNextCue()
-    }
-
-    func readNextCue() {
-        guard !readingQueue.isEmpty else { return }
-        let text = readingQueue.removeFirst()
-        let seconds = speakNow(text)
-        timers.arm(.nextLineReadAloud, after: .milliseconds(Int64(seconds * 1000) + 400)) // a breath between lines
-    }
-
-    func stopReading() {
-        readingQueue = []
-        timers.cancel(.nextLineReadAloud)
-    }
-
-    /// Speaks at once (cutting off an older label), through the engine's mixer.
-    /// Returns the length of the speech in seconds.
-    @discardableResult
+    /// Speaks at once (cutting off an older label), through the engine's mixer: what the box's `.say`
+    /// asks. Returns the length of the speech in seconds (0 when it could not be said).
     func speakNow(_ text: String) -> Double {
         do {
             return try speak(text)
@@ -306,18 +235,13 @@ extension Daemon {
         }.schedule(at: loop.now)
     }
 
-    /// Synthesises `text` and hands it to the engine's mixer (over the recording, ducked, or alone);
-    /// counted in the status as a label spoken. Returns the speech's length in seconds.
+    /// Synthesises `text` and hands it to the engine's mixer (over the recording, ducked, or alone).
+    /// Returns the speech's length in seconds.
     func speak(_ text: String) throws -> Double {
-        labelsSpoken += 1
-        recentSpeech.append(text)
-        if recentSpeech.count > 40 { recentSpeech.removeFirst(recentSpeech.count - 40) }
         let voice = try EspeakSynthesizer.shared()
         let samples = try voice.synthesize(text)
         engine.speak(samples, rate: voice.sampleRate)
-        let seconds = Double(samples.count) / Double(voice.sampleRate)
-        speechEndsAt = loop.now + .milliseconds(Int64(seconds * 1000))
-        return seconds
+        return Double(samples.count) / Double(voice.sampleRate)
     }
 
 }

@@ -7,9 +7,9 @@ import StillroomCore
 extension Daemon {
     func statusJSON() -> JSONValue {
         var observed = StatusReport.Observed()
-        observed.spokenLabels = labelsSpoken
-        observed.labelPending = pendingLabel != nil || !speechAfter.isEmpty
-        observed.spoken = recentSpeech
+        observed.spokenLabels = box.voice.saidCount
+        observed.labelPending = box.voice.isWaiting
+        observed.spoken = box.voice.recentlySaid
         observed.describer = ui.isDescribing
         observed.cuesPlayed = cuesPlayed
         // Nothing playing or playing out: a label or a chime alone has been heard to its end.

@@ -38,26 +38,14 @@ public final class Daemon {
     var controlServer: ControlServer?
     var inputBackends: [InputBackend] = []
     var jackMonitor: ALSAJackMonitor?
-    /// Every timer, by name: the box's and the speech queue's (TimerTable.swift).
-    let timers: TimerTable<DaemonTimer>
-    /// A label waiting out the debounce (a burst of knob turns speaks only the last item).
-    var pendingLabel: String?
-    /// Speech to say after what is being said (notices held back while a recording played), and when the
-    /// speech now playing ends.
-    var speechAfter: [String] = []
+    /// Every timer the box arms, by name (TimerTable.swift).
+    let timers: TimerTable<BoxTimer>
     var speechEndsAt: MonotonicInstant?
-    /// Labels spoken since start, and the last few of them word for word (for status and tests).
-    var labelsSpoken = 0
-    var recentSpeech: [String] = []
     /// Sound cues played since start (the seek's ticks), and their decoded samples.
     var cuesPlayed = 0
     var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
     /// Input events handled since start, from every backend (status: tests wait on it instead of sleeping).
     var inputEventsHandled = 0
-    /// Transcript lines still to be read aloud; the box knows whether there are any (a control stops them).
-    var readingQueue: [String] = [] {
-        didSet { feed(.readingAloud(!readingQueue.isEmpty)) }
-    }
     var downloads: DownloadManager?
     /// The reminder (the box keeps it).
     var reminder: ReminderMachine { box.reminder }

@@ -59,12 +59,3 @@ final class TimerTable<Name: Hashable> {
         return made
     }
 }
-
-/// The daemon's timers by name: the box's, and the speech queue's (still the daemon's: the label's
-/// settle, speech held until what is said ends, the next line read aloud).
-enum DaemonTimer: Hashable {
-    case box(BoxTimer)
-    case labelSettled
-    case speechAfter
-    case nextLineReadAloud
-}

@@ -47,8 +47,11 @@ extension Box {
             return [.then(.player(.headphones(connected: connected))), .interface(effect)]
         case .removeDownload(let id):
             return stopIfPlaying(id) + [.interface(effect)]
-        case .readTranscript:
-            return (player.phase == .playing ? [.then(.player(.pause(.user)))] : []) + [.interface(effect)]
+        case .readTranscript(let cue):
+            return (player.phase == .playing ? [.then(.player(.pause(.user)))] : []) + [.then(.speech(.readTranscript(fromCue: cue)))]
+        case .speak(let text): return [.then(.speech(.label(text, always: false)))]
+        case .announce(let text): return [.then(.speech(.label(text, always: true)))]
+        case .speakAfter(let text): return [.then(.speech(.afterCurrent(text)))]
         default: return [.interface(effect)]
         }
     }

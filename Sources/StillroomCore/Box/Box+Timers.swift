@@ -54,6 +54,8 @@ extension Box {
             return arm(.outputRetry, at: now + Self.outputRetryInterval) + [.retryOutput]
         case .minute:
             return [.rebuildModel]
+        case .speech(let timer):
+            return voiceEffects(voice.fired(timer, now: now))
         }
     }
 

@@ -16,8 +16,10 @@ public struct Box: Equatable, Sendable {
     public internal(set) var interface: Interface
     public internal(set) var controls: ControlInput
     public private(set) var model: InterfaceModel
-    /// A transcript is being read aloud (the daemon's speech queue is not empty).
-    public private(set) var isReadingAloud = false
+    /// What the box says, and when (Box+Voice.swift).
+    public internal(set) var voice = SpeechQueue()
+    /// A transcript is being read aloud.
+    public var isReadingAloud: Bool { voice.isReadingAloud }
     public internal(set) var listening: Listening
     /// The breathing timer, as silent practice.
     public internal(set) var silent = SilentPractice()
@@ -77,8 +79,12 @@ public struct Box: Equatable, Sendable {
             return fired(timer, now: now, wall: wall)
         case .glow:
             return wrap(interface.handle(.wake, model: model, now: now), now: now) + [.redraw]
-        case .readingAloud(let reading):
-            isReadingAloud = reading
+        case .speech(let request):
+            return speak(request, now: now)
+        case .spoke(let seconds):
+            return voiceEffects(voice.spoke(seconds: seconds, now: now))
+        case .saidOnRequest(let text, let seconds):
+            voice.saidOnRequest(text, seconds: seconds, now: now)
             return []
         case .player(let event, let prepared):
             return begin(event, prepared: prepared, now: now, wall: wall)
@@ -116,9 +122,8 @@ public struct Box: Equatable, Sendable {
     }
 
     mutating func stopReading(unless spared: Bool) -> [BoxEffect] {
-        guard isReadingAloud && !spared else { return [] }
-        isReadingAloud = false
-        return [.stopReadingAloud]
+        guard !spared else { return [] }
+        return voiceEffects(voice.stopReading())
     }
 
     /// The interface's effects, with what it asks of the player handed to the player (`listen(to:)`) and

@@ -10,8 +10,12 @@ public enum BoxEvent: Equatable, Sendable {
     case timer(BoxTimer)
     /// Light the screen as a touch would (a reminder's silent cue), without a control being used.
     case glow
-    /// The box started or finished reading a transcript aloud.
-    case readingAloud(Bool)
+    /// Something to say (Box+Voice.swift).
+    case speech(SpeechRequest)
+    /// What the box asked to say (`.say`) lasts this long (0 when it could not be said).
+    case spoke(seconds: Double)
+    /// The CLI's `say` was said, lasting this long.
+    case saidOnRequest(String, seconds: Double)
 
     // Listening: the player and the practice ledger (Box+Listening.swift).
 
@@ -61,8 +65,8 @@ public enum BoxEffect: Equatable, Sendable {
     /// Arm this timer for `at` (again, if it was armed), or cancel it: the daemon's loop timers, named.
     case arm(BoxTimer, at: TimerDeadline)
     case cancel(BoxTimer)
-    /// Stop reading the transcript aloud: the person used a control.
-    case stopReadingAloud
+    /// Synthesise this and play it now (cutting off an older label); answer `.spoke(seconds:)`.
+    case say(String)
     /// The screen may have changed: draw it again when the display can take a frame.
     case redraw
 
@@ -94,4 +98,15 @@ public enum BoxEffect: Equatable, Sendable {
     case playerPhaseChanged(PlayerPhase)
     /// What the player shows changed: rebuild the model (which comes back as `.modelChanged`).
     case rebuildModel
+}
+
+/// Something for the box to say (the interface's words, or the daemon's).
+public enum SpeechRequest: Equatable, Sendable {
+    /// A label: said with spoken labels on, or `always` (what someone asked for with labels off: a gesture,
+    /// the key describer, the guide, a setting that could not be saved).
+    case label(String, always: Bool)
+    /// Said after what is being said now (a notice held back while a recording played); labels on only.
+    case afterCurrent(String)
+    /// The transcript of the session playing, read aloud from this cue.
+    case readTranscript(fromCue: Int)
 }

@@ -22,6 +22,8 @@ public enum BoxTimer: Hashable, Sendable {
     case outputRetry
     /// The clock on screen turns to the next minute (on the wall clock; not while the screen is dark).
     case minute
+    /// The speech queue's: a label settled, held speech's turn, the next line read aloud.
+    case speech(SpeechQueue.Timer)
 }
 
 /// When a timer is due: on the monotonic clock, or at a wall-clock time (a time of day, which a clock

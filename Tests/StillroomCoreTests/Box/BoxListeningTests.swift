@@ -132,9 +132,9 @@ extension BoxListeningTests {
 
     @Test func aTranscriptReadAloudPausesAPlayingRecordingFirst() {
         var box = playing()
-        #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.then(.player(.pause(.user))), .interface(.readTranscript(fromCue: 3))])
+        #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.then(.player(.pause(.user))), .then(.speech(.readTranscript(fromCue: 3)))])
         feed(&box, .player(.pause(.user)))
-        #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.interface(.readTranscript(fromCue: 3))])
+        #expect(box.listen(to: .readTranscript(fromCue: 3)) == [.then(.speech(.readTranscript(fromCue: 3)))])
     }
 }
 

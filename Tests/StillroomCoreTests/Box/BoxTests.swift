@@ -34,6 +34,16 @@ import Testing
         effects.lazy.compactMap { if case .arm(.gesture, at: .monotonic(let at)) = $0 { at } else { nil } }.first
     }
 
+    /// The transcript read aloud: its first line said, the next one armed.
+    func startReading(_ box: inout Box, at now: MonotonicInstant) {
+        var model = box.model
+        model.transcript = InterfaceSamples.transcript
+        _ = box.handle(.modelChanged(model), now: now, wall: 0)
+        #expect(box.handle(.speech(.readTranscript(fromCue: 0)), now: now, wall: 0).contains { if case .say = $0 { true } else { false } })
+        _ = box.handle(.spoke(seconds: 2), now: now, wall: 0)
+        #expect(box.isReadingAloud && box.armed[.speech(.nextLine)] != nil)
+    }
+
     func press(_ control: Control) -> BoxEvent { .input(.button(control, .pressed)) }
     func release(_ control: Control) -> BoxEvent { .input(.button(control, .released(long: false))) }
 
@@ -59,14 +69,14 @@ import Testing
 
     @Test func anyControlButAWakeStopsAReadingAndAWakeDoesNot() {
         var box = dark()
-        _ = box.handle(.readingAloud(true), now: start + .seconds(130), wall: 0)
+        startReading(&box, at: start + .seconds(130))
         // The screen is dark: the first turn only wakes it, and the reading goes on.
         let wake = box.handle(.input(.turn(.init(direction: 1, at: start + .seconds(131)))), now: start + .seconds(131), wall: 0)
-        #expect(!wake.contains(.stopReadingAloud))
+        #expect(!wake.contains(.cancel(.speech(.nextLine))))
         #expect(box.isReadingAloud)
         // A turn once lit moves the focus, and stops the reading before the interface acts.
         let turned = box.handle(.input(.turn(.init(direction: 1, at: start + .seconds(140)))), now: start + .seconds(140), wall: 0)
-        let stop = turned.firstIndex(of: .stopReadingAloud)
+        let stop = turned.firstIndex(of: .cancel(.speech(.nextLine)))
         let firstInterface = turned.firstIndex { if case .interface = $0 { true } else { false } }
         #expect(stop != nil)
         #expect(firstInterface.map { stop! < $0 } ?? true)
@@ -95,13 +105,13 @@ import Testing
     @Test func theDescriberKeepsTheScreenAndItsChordIsSaidAsTheChordAlone() {
         var box = started()
         var now = start + .seconds(1)
-        func chord() -> [InterfaceEffect] {
-            var said = interfaceEffects(box.handle(press(.back), now: now, wall: 0))
+        func chord() -> [BoxEffect] {
+            var said = box.handle(press(.back), now: now, wall: 0)
             let joined = box.handle(press(.play), now: now + .milliseconds(50), wall: 0)
-            said += interfaceEffects(joined)
-            if let due = gestureDue(joined) { said += interfaceEffects(box.handle(.timer(.gesture), now: due, wall: 0)) }
-            said += interfaceEffects(box.handle(.input(.button(.back, .released(long: true))), now: now + .seconds(3), wall: 0))
-            said += interfaceEffects(box.handle(.input(.button(.play, .released(long: true))), now: now + .seconds(3), wall: 0))
+            said += joined
+            if let due = gestureDue(joined) { said += box.handle(.timer(.gesture), now: due, wall: 0) }
+            said += box.handle(.input(.button(.back, .released(long: true))), now: now + .seconds(3), wall: 0)
+            said += box.handle(.input(.button(.play, .released(long: true))), now: now + .seconds(3), wall: 0)
             now = now + .seconds(3)
             return said
         }
@@ -113,7 +123,7 @@ import Testing
         #expect(interfaceEffects(box.handle(.timer(.interface(.dark)), now: now + .seconds(40), wall: 0)).isEmpty)
         #expect(box.interface.screen == screen && box.interface.screen != .idle && !box.interface.isDark)
         now = now + .seconds(45)
-        let said = chord().compactMap { if case .announce(let text) = $0 { text } else { nil } }
+        let said = chord().compactMap { if case .then(.speech(.label(let text, always: true))) = $0 { text } else { nil } }
         #expect(said == ["Key describer off. The controls work again."], "\(said)")
         #expect(!box.interface.isDescribing)
         #expect(box.interface.screen == screen)
@@ -125,13 +135,13 @@ import Testing
     @Test func aCompletedGestureStopsAReading() {
         var box = started()
         let now = start + .seconds(1)
-        _ = box.handle(.readingAloud(true), now: now, wall: 0)
+        startReading(&box, at: now)
         _ = box.handle(press(.back), now: now, wall: 0)
         guard let due = gestureDue(box.handle(press(.knob), now: now, wall: 0)) else {
             Issue.record("the spoken-labels chord armed no timer")
             return
         }
-        #expect(box.handle(.timer(.gesture), now: due, wall: 0).contains(.stopReadingAloud))
+        #expect(box.handle(.timer(.gesture), now: due, wall: 0).contains(.cancel(.speech(.nextLine))))
         #expect(!box.isReadingAloud)
     }
 

@@ -114,7 +114,13 @@ final class InterfaceDriver {
             case .arm(.interface(let kind), at: .monotonic(let at)): run.append(.scheduleTimer(kind, at: at))
             case .cancel(.interface(let kind)): run.append(.cancelTimer(kind))
             case .arm(.minute, _), .cancel(.minute): break // the clock on screen: the driver's model keeps its own
-            case .stopReadingAloud, .redraw: break
+            case .redraw: break
+            // The box's voice: the interface's words, in its own words, in the run where it said them.
+            case .then(.speech(.label(let text, always: false))): run.append(.speak(text))
+            case .then(.speech(.label(let text, always: true))): run.append(.announce(text))
+            case .then(.speech(.afterCurrent(let text))): run.append(.speakAfter(text))
+            case .then(.speech(.readTranscript(let cue))): run.append(.readTranscript(fromCue: cue))
+            case .say, .arm(.speech, _), .cancel(.speech): break
             case .then(.player(let request, _)):
                 // The stand-in player takes the request with the rest of the run, as the interface asked it.
                 if let asked = Self.interfaceRequest(request) { run.append(asked) }
