@@ -49,6 +49,33 @@ import Testing
         #expect(log.contains("<3>storage: "), "\(log)")
     }
 
+    /// A setting changed on the screen of a failed card is said to be unchanged, and what the screen meant
+    /// to say about the change is not said (the refusal and the words come in one run of the box's effects).
+    @Test func aSettingChangedOnTheScreenOfAFailedCardIsSaidUnchangedAndNothingElse() throws {
+        guard Requirement.need(Ext4Card.mayMount, Ext4Card.whyNot) else { return }
+        let harness = DrivenDaemon(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
+        let card = try card(for: harness)
+        try harness.start(keys: true)
+        #expect(harness.ctl("settings", "set", "spoken-labels", "on").status == 0)
+        card.fail()
+        let before = json(harness.ctl("status", "--json").stdout)
+        let events = before["inputEvents"]?.integerValue ?? -1
+        let said = before["spokenLabels"]?.integerValue ?? -1
+        // The knob turned to the end of the library (the settings), pressed: settings, on the text size;
+        // pressed again: the text size changes, which the card cannot keep.
+        harness.typeKeys(String(repeating: "\u{1B}[B", count: 40) + "\r\r")
+        let settled = json(harness.waitForStatus {
+            let status = json($0)
+            return (status["inputEvents"]?.integerValue ?? 0) >= events + 44 && status["labelPending"]?.boolValue == false
+        })
+        let spoken = (settled["spoken"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let new = Array(spoken.suffix((settled["spokenLabels"]?.integerValue ?? 0) - said))
+        #expect(new.contains("Text size not changed: the setting could not be saved."), "\(new)")
+        #expect(!new.contains { $0.lowercased().contains("large") }, "the change was said: \(new)")
+        #expect(json(harness.ctl("settings", "--json").stdout)["text-size"]?.stringValue != "large")
+        #expect(harness.stop().status == 0)
+    }
+
     /// The breathing timer's run meets the failed card at its saves: the timer still runs to its end, the
     /// box says nothing can be saved, and nothing half-written is kept.
     @Test func aBreathingTimerOnACardThatFailsRunsToItsEndAndSaysNothingCanBeSaved() throws {
