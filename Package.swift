@@ -84,12 +84,15 @@ let package = Package(
         // The daemon's only way to wpa_supplicant: a few read-only commands, relayed (docs/security.md).
         .executableTarget(name: "stillroom-wifi-relay", dependencies: ["EventLoop", "NetworkProbe"]),
 
-        // Fakes beside the adapters; they power tests and the simulator alike.
+        // The desktop simulator's devices, real backends of the product: a speaker paced by the loop's clock,
+        // a display that writes PNGs, the terminal's preview of them.
+        .target(name: "SimulatorDevices", dependencies: ["StillroomCore", "Devices", "EventLoop", "SystemCalls"]),
+        // Fakes for tests alone (never linked into stillroomd): the manual clock, the virtual loop, scripted input.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "MonotonicTime", "SystemCalls"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
-            "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "DeviceFakes",
+            "StillroomCore", "ControlProtocol", "ControlSocket", "Devices", "EventLoop", "SQLiteStore", "EspeakSpeech", "Resampling", "MPG123Decoder", "ALSAAudio", "SimulatorDevices",
             "GPIODInput", "EvdevInput", "TerminalInput", "CurlDownloader", "DisplayPipeline", "CairoPainter", "CLinuxShims", "NetworkProbe", "SystemCalls",
         ]),
         .executableTarget(name: "stillroomd", dependencies: ["StillroomDaemon"]),
@@ -122,11 +125,11 @@ let package = Package(
         .target(name: "CairoPainter", dependencies: ["CCairo", "CPango", "CDrawing", "StillroomCore", "Devices"]),
         .target(name: "DRMDisplay", dependencies: ["CDRM", "Devices", "EventLoop", "StillroomCore", "SystemCalls"]),
         .target(name: "DisplayPipeline", dependencies: [
-            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "DeviceFakes", "SystemCalls",
+            "StillroomCore", "Devices", "EventLoop", "CairoPainter", "DRMDisplay", "SimulatorDevices", "SystemCalls",
         ]),
         // Display benchmarks and sample screens (bench/DisplayBench): swift build -c release --product display-bench.
         .executableTarget(name: "display-bench", dependencies: [
-            "DisplayPipeline", "CairoPainter", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore",
+            "DisplayPipeline", "CairoPainter", "SimulatorDevices", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore",
         ], path: "bench/DisplayBench"),
 
         // Tests.
@@ -164,10 +167,10 @@ let package = Package(
             "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "SystemCalls", "TestSupport",
         ]),
         .testTarget(name: "PlaybackTests", dependencies: [
-            "StillroomDaemon", "ALSAAudio", "DeviceFakes", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
+            "StillroomDaemon", "ALSAAudio", "DeviceFakes", "SimulatorDevices", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",
         ]),
         .testTarget(name: "DisplayTests", dependencies: [
-            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "Devices", "EventLoop", "StillroomCore", "TestSupport",
+            "DisplayPipeline", "CairoPainter", "DRMDisplay", "DeviceFakes", "SimulatorDevices", "Devices", "EventLoop", "StillroomCore", "TestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import CairoPainter
 import DRMDisplay
-import DeviceFakes
+import SimulatorDevices
 import Devices
 import EventLoop
 import StillroomCore

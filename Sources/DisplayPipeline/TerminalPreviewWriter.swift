@@ -1,4 +1,4 @@
-import DeviceFakes
+import SimulatorDevices
 import EventLoop
 import Glibc
 import StillroomCore

@@ -1,5 +1,5 @@
 import CairoPainter
-import DeviceFakes
+import SimulatorDevices
 import Devices
 import DisplayPipeline
 import EspeakSpeech

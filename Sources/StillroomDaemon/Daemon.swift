@@ -3,7 +3,7 @@ import ControlProtocol
 import ControlSocket
 import DisplayPipeline
 import CurlDownloader
-import DeviceFakes
+import SimulatorDevices
 import Devices
 import EventLoop
 import FoundationEssentials

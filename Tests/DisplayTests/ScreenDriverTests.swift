@@ -1,3 +1,4 @@
+import SimulatorDevices
 import CairoPainter
 import DeviceFakes
 import Devices

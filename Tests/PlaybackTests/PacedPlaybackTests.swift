@@ -1,3 +1,4 @@
+import SimulatorDevices
 import DeviceFakes
 import Devices
 import EventLoop

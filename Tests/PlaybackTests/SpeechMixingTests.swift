@@ -1,3 +1,4 @@
+import SimulatorDevices
 import Glibc
 import DeviceFakes
 import Devices

@@ -10,7 +10,7 @@
 // Build in release: swift build -c release --product display-bench. Figures go to docs/performance.md.
 import CairoPainter
 import DRMDisplay
-import DeviceFakes
+import SimulatorDevices
 import Devices
 import DisplayPipeline
 import EventLoop
