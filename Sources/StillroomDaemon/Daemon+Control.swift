@@ -60,15 +60,15 @@ extension Daemon {
 
     private func playCommand(session text: String?) -> Result<JSONValue, ControlError> {
         guard let text else {
-            // No id: accept a resume offer, resume a pause, or start the first-boot session.
-            if player.resumeOffer != nil || player.phase == .paused || player.phase == .ended {
-                apply(player.resumeOffer != nil ? .acceptResume : .resume)
-            } else if player.phase != .playing {
+            // No id: what PLAY does, seen from outside the screen (PlayIntent.ofCommand).
+            switch PlayIntent.ofCommand(model) {
+            case .acceptResume: apply(.acceptResume)
+            case .resume: if player.phase != .playing { apply(.resume) }
+            case .start(let session, _):
+                if let id = try? ContentID(validating: session.id) { _ = play(sessionID: id) }
+            default:
                 // Nothing chosen and nothing to start: say so, rather than answer "ok" having done nothing.
-                guard let session = content.catalog.firstBootSession else {
-                    return .failure(ControlError(.failed, "there is nothing on this box to play yet; see stillroomctl sessions"))
-                }
-                _ = play(sessionID: session.id)
+                return .failure(ControlError(.failed, "there is nothing on this box to play yet; see stillroomctl sessions"))
             }
             return .success(statusJSON())
         }

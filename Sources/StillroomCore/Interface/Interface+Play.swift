@@ -1,51 +1,28 @@
 // PLAY and BACK, and what the interface says about where the person is.
 
 extension Interface {
+    /// PLAY pressed: what `playIntent` says it does (PlayIntent.swift), done and said.
     mutating func playPause(_ model: InterfaceModel, now: MonotonicInstant) -> [InterfaceEffect] {
         let player = model.player
-        // A running breathing timer: PLAY stops it, whatever else waits (see docs/routine.md).
-        if model.breathingTimer != nil { return stopTimer(model, now: now) }
-        if model.player.resumeOffer != nil { return acceptResume(model) }
-        if screen == .timerSetup { return startTimer(model) }
-        if let preview = seekPreview, canSeek(player) {
-            // PLAY during a preview: go there, and play.
+        switch playIntent(model) {
+        case .stopBreathingTimer: return stopTimer(model, now: now)
+        case .acceptResume: return acceptResume(model)
+        case .startBreathingTimer: return startTimer(model)
+        case .playFromPreview(let seconds, let resume):
             seekPreview = nil
-            var effects: [InterfaceEffect] = [.cancelTimer(.seekCommit), .seek(toSeconds: preview.targetSeconds)]
-            if !player.isPlaying { effects.append(.toggle) }
-            return effects + say("Playing from \(InterfaceText.spokenPosition(preview.targetSeconds)).", model)
+            return [.cancelTimer(.seekCommit), .seek(toSeconds: seconds)] + (resume ? [.toggle] : [])
+                + say("Playing from \(InterfaceText.spokenPosition(seconds)).", model)
+        case .start(let session, _): return start(session, model)
+        case .download(let session): return [.startDownload(sessionID: session.id)] + say("Downloading \(session.title).", model)
+        case .again(let id):
+            if let session = model.session(id), session.isPlayable { return start(session, model) }
+            return [.play(sessionID: id)]
+        case .pause:
+            return [.toggle] + say("Paused \(InterfaceText.spokenWhere(player, now: now)).",
+                                   short: "Paused at \(InterfaceText.spokenPositionShort(player.position(at: now))).", model)
+        case .resume: return [.toggle] + say("Playing \(player.title).", model)
+        case .nothing: return say("There is no session on this box to play.", model)
         }
-        // On a session's page, PLAY means that session: play it, or fetch it when it is not on the box.
-        if case .detail(let id) = screen, let session = model.session(id), !(player.hasSession && player.sessionID == id) {
-            if session.isPlayable { return start(session, model) }
-            if let status = session.download, status.canDownload {
-                return [.startDownload(sessionID: id)] + say("Downloading \(session.title).", model)
-            }
-        }
-        if player.hasSession, let id = player.sessionID {
-            switch player.phase {
-            case .ended, .failed:
-                if let session = model.session(id), session.isPlayable { return start(session, model) }
-                return [.play(sessionID: id)]
-            case .playing:
-                return [.toggle] + say("Paused \(InterfaceText.spokenWhere(player, now: now)).",
-                                       short: "Paused at \(InterfaceText.spokenPositionShort(player.position(at: now))).", model)
-            default:
-                return [.toggle] + say("Playing \(player.title).", model)
-            }
-        }
-        var preferred: String?
-        if stack.count == 1 || screen == .idle {
-            switch focus(of: 0, model: model) {
-            case .session(let id)?: preferred = id
-            case .timerLink?: return startTimer(model) // the focused thing: the breathing timer
-            default: break
-            }
-        }
-        if screen == .downloads, case .session(let id)? = focus(model) { preferred = id }
-        guard let session = model.sessionToStart(preferring: preferred) else {
-            return say("There is no session on this box to play.", model)
-        }
-        return start(session, model)
     }
 
     /// Starts `session` from its beginning and shows the player.
@@ -136,14 +113,19 @@ extension Interface {
         return label.map { "\(name). \($0)" } ?? "\(name)."
     }
 
-    /// What PLAY would do from the clock face, as a sentence: resume the offer, pause or resume what is
-    /// loaded, or play the session it would start.
+    /// What PLAY would do from the clock face, as a sentence (`playIntent`: what the press does).
     func playSentence(_ model: InterfaceModel) -> String? {
-        if let offer = model.player.resumeOffer { return "PLAY resumes \(offer.title)." }
-        if model.player.hasSession {
-            return model.player.isPlaying ? "PLAY pauses \(model.player.title)." : "PLAY resumes \(model.player.title)."
+        let title = model.player.title
+        switch playIntent(model) {
+        case .acceptResume(let offer): return "PLAY resumes \(offer.title)."
+        case .pause: return "PLAY pauses \(title)."
+        case .resume: return "PLAY resumes \(title)."
+        case .again: return "PLAY plays \(title) again."
+        case .start(let session, _): return "PLAY plays \(session.title)."
+        case .startBreathingTimer: return "PLAY starts the breathing timer."
+        case .stopBreathingTimer: return "PLAY stops the breathing timer."
+        case .playFromPreview, .download, .nothing: return nil
         }
-        return model.sessionToStart(preferring: nil).map { "PLAY plays \($0.title)." }
     }
 
     /// The resting face, spoken: what the clock screen shows (the time, the date, today's practice, the

@@ -103,7 +103,7 @@ extension Canvas {
             var variant = model
             variant.player.phase = phase
             variant.player.positionSeconds = max(model.player.positionSeconds, model.player.lengthSeconds)
-            meanings.append(Canvas(owner: owner, tokens: tokens, model: variant, ui: ui, now: now).generalPlayMeaning().text)
+            meanings.append(Canvas(owner: owner, tokens: tokens, model: variant, ui: ui, now: now).playMeaning().text)
         }
         var strip = 0.0
         for meaning in meanings {

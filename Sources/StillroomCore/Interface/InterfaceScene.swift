@@ -294,61 +294,40 @@ struct Canvas {
         return style
     }
 
-    /// What PLAY does from here, as text.
+    /// What PLAY does from here, as text (`Interface.playIntent`: what the press does).
     func playMeaning() -> (text: String, playing: Bool) {
         let player = model.player
-        if let offer = player.resumeOffer {
+        switch ui.playIntent(model) {
+        case .stopBreathingTimer:
+            return ("PLAY to stop the breathing timer", false)
+        case .acceptResume(let offer):
             return ("PLAY to resume \(offer.title) at \(TimeText.clock(offer.position.seconds))", false)
-        }
-        if ui.screen == .timerSetup {
+        case .startBreathingTimer(onSetUp: true):
             let minutes = TimerText.minutes(ui.timerMinutesEdit ?? model.settings.timerMinutes)
             let pattern = TimerText.displayName(TimerText.patternName(model.settings.timerPattern))
             return ("PLAY to start: \(InterfaceText.minutesText(minutes)) \u{00B7} \(pattern)", false)
-        }
-        if case .detail(let id) = ui.screen, let session = model.session(id), !(player.hasSession && player.sessionID == id) {
-            if session.isPlayable { return ("PLAY to listen", false) }
-            if let status = session.download, status.canDownload {
-                let size = (status.bytesTotal ?? session.downloadBytes).map { " (\(ByteCountText.text($0)))" } ?? ""
-                return (status.state == .failed ? "PLAY to retry the download\(size)" : "PLAY to download\(size)", false)
-            }
-            // Still arriving: PLAY means what it means elsewhere, said so.
-            var elsewhere = generalPlayMeaning()
-            if !player.hasSession, elsewhere.text.hasPrefix("PLAY to listen: "), let other = model.sessionToStart(preferring: nil) {
-                elsewhere.text = "PLAY to listen to \(other.title) while this downloads"
-            }
-            return elsewhere
-        }
-        return generalPlayMeaning()
-    }
-
-    /// What PLAY does away from a session's page: the current session, or the one to start.
-    func generalPlayMeaning() -> (text: String, playing: Bool) {
-        let player = model.player
-        if let offer = player.resumeOffer {
-            return ("PLAY to resume \(offer.title) at \(TimeText.clock(offer.position.seconds))", false)
-        }
-        if player.hasSession {
-            switch player.phase {
-            case .playing: return ("PLAY to pause: \(player.title)", true)
-            case .ended: return ("PLAY to listen again: \(player.title)", false)
-            case .failed: return ("PLAY to try again: \(player.title)", false)
-            default: return ("PLAY to resume: \(player.title) \u{00B7} \(TimeText.clock(player.position(at: now)))", false)
-            }
-        }
-        var preferred: String?
-        if ui.stack.count == 1 || ui.screen == .idle {
-            switch ui.focus(of: 0, model: model) {
-            case .session(let id)?: preferred = id
-            case .timerLink?:
-                return ("PLAY to start the breathing timer \u{00B7} \(InterfaceText.minutesText(TimerText.minutes(model.settings.timerMinutes)))", false)
-            default: break
-            }
-        }
-        if ui.screen == .downloads, case .session(let id)? = focused { preferred = id }
-        if let session = model.sessionToStart(preferring: preferred) {
+        case .startBreathingTimer(onSetUp: false):
+            return ("PLAY to start the breathing timer \u{00B7} \(InterfaceText.minutesText(TimerText.minutes(model.settings.timerMinutes)))", false)
+        case .playFromPreview(let seconds, let resume):
+            return ("PLAY to play from \(TimeText.clock(seconds))", !resume)
+        case .start(let session, let elsewhere):
+            if case .detail(let id) = ui.screen, id == session.id { return ("PLAY to listen", false) }
+            if elsewhere { return ("PLAY to listen to \(session.title) while this downloads", false) }
             return ("PLAY to listen: \(session.title) \u{00B7} \(InterfaceText.length(session.durationSeconds))", false)
+        case .download(let session):
+            let status = session.download
+            let size = (status?.bytesTotal ?? session.downloadBytes).map { " (\(ByteCountText.text($0)))" } ?? ""
+            return (status?.state == .failed ? "PLAY to retry the download\(size)" : "PLAY to download\(size)", false)
+        case .pause:
+            return ("PLAY to pause: \(player.title)", true)
+        case .resume:
+            return ("PLAY to resume: \(player.title) \u{00B7} \(TimeText.clock(player.position(at: now)))", false)
+        case .again:
+            if case .failed = player.phase { return ("PLAY to try again: \(player.title)", false) }
+            return ("PLAY to listen again: \(player.title)", false)
+        case .nothing:
+            return ("Nothing on this box to play yet", false)
         }
-        return ("Nothing on this box to play yet", false)
     }
 
     /// The strip along the bottom that says what PLAY does (and, under it, a quieter `hint`).
