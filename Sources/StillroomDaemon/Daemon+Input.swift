@@ -43,7 +43,6 @@ extension Daemon {
                 // A device gone or come: the controls notice follows (once running; at start the first
                 // model is built after the input anyway). A later loss shows a dismissed notice again.
                 guard !inputBackends.isEmpty else { return }
-                if notice.level == .warning { controlsNoticeDismissed = false }
                 refreshModel()
             }
             do {

@@ -72,7 +72,6 @@ extension Daemon {
         if engine.probeOutput(format: format) {
             logger.notice("audio output \(engine.sink.name) is back" + (reason.map { " (\($0))" } ?? ""))
             soundDevicesWatcher = nil
-            outputNoticeDismissed = false // a later loss shows its notice again
             apply(.outputRestored)
         } else {
             if let reason { logger.debug("audio output \(engine.sink.name) still cannot be opened (tried: \(reason))") }

@@ -12,10 +12,6 @@ import SystemCalls
 /// it can, and says — on the screen, aloud when spoken labels are on, in `status` and `doctor` — that
 /// nothing new can be kept.
 extension Daemon {
-    /// The notice that stands for `storageProblem` on the home screen and in `status`. It is not stored
-    /// (nothing can be), so it has an id no stored notice has.
-    static let storageNoticeID: Int64 = -1
-
     /// What the screen and the voice say when nothing can be saved.
     static let storageNoticeMessage = "The memory card cannot be written, so nothing new can be kept: not your place in a "
         + "session, your practice, favourites or settings. Sessions on the box still play. The card may be failing; "
@@ -102,7 +98,6 @@ extension Daemon {
         } else {
             return
         }
-        storageNoticeDismissed = false
         announceStorageProblem()
     }
 
@@ -121,13 +116,13 @@ extension Daemon {
         refreshModel()
     }
 
-    /// The live notice for the screen, while the problem stands and the owner has not dismissed it.
-    var storageNotice: InterfaceModel.Notice? {
-        guard storageProblem != nil, !storageNoticeDismissed else { return nil }
+    /// The live notice for the screen while the problem stands (Daemon+LiveNotices).
+    var storageProblemStanding: LiveNotices.Standing? {
+        guard storageProblem != nil else { return nil }
         if storageFilledWhileRunning {
-            return InterfaceModel.Notice(id: Self.storageNoticeID, kind: .storageFull, message: Self.storageFullNoticeMessage)
+            return LiveNotices.Standing(.storage, kind: .storageFull, message: Self.storageFullNoticeMessage)
         }
-        return InterfaceModel.Notice(id: Self.storageNoticeID, kind: .storageReadOnly, message: Self.storageNoticeMessage)
+        return LiveNotices.Standing(.storage, kind: .storageReadOnly, message: Self.storageNoticeMessage)
     }
 
     static let storageFullNoticeMessage = "The memory card is full, so what happens now is not kept: your place in a session, "

@@ -18,8 +18,6 @@ struct UpdateSide {
 }
 
 extension Daemon {
-    static let updateFailureNoticeID: Int64 = -3
-
     var updatesAvailable: Bool { updates.watcher != nil }
 
     /// Watches the agent's folder when the box has one (the appliance image); takes up an install that was
@@ -92,8 +90,8 @@ extension Daemon {
         return ControlError(.busy, "an update is installing; the box restarts by itself when it is done (stillroomctl update status)")
     }
 
-    var updateFailureLiveNotice: InterfaceModel.Notice? {
-        updates.failureNotice.map { InterfaceModel.Notice(id: Self.updateFailureNoticeID, kind: .updateFailed, message: $0) }
+    var updateFailureStanding: LiveNotices.Standing? {
+        updates.failureNotice.map { LiveNotices.Standing(.updateFailed, kind: .updateFailed, message: $0) }
     }
 
     private func readUpdateProgress(seenBefore: Bool) {

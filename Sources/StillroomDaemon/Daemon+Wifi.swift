@@ -6,8 +6,6 @@ import StillroomCore
 /// waits for the network, and when the box cannot join says why: a quiet notice on the screen (standing
 /// until it joins, or until dismissed), a line in the journal and in `stillroomctl doctor`.
 extension Daemon {
-    static let wifiNoticeID: Int64 = -4
-
     func startWifiWatch() {
         guard let directory = options.wifiControlDirectory else { return }
         wifi.monitor = SupplicantMonitor(loop: loop, directory: directory) { [unowned self] message in heard(message) }
@@ -28,13 +26,11 @@ extension Daemon {
             if changed, let problem = wifi.watch.problem { logger.warning("wi-fi: \(interface): \(problem.detail)") }
         }
         guard changed else { return }
-        wifi.noticeDismissed = false // a new problem (or none) is shown afresh
-        refreshModel()
+        refreshModel() // a new problem (or none) is shown afresh (LiveNotices)
     }
 
-    var wifiNotice: InterfaceModel.Notice? {
-        guard let problem = wifi.watch.problem, !wifi.noticeDismissed else { return nil }
-        return InterfaceModel.Notice(id: Self.wifiNoticeID, kind: .wifiNotJoined, message: problem.noticeMessage)
+    var wifiProblemStanding: LiveNotices.Standing? {
+        wifi.watch.problem.map { LiveNotices.Standing(.wifi, kind: .wifiNotJoined, message: $0.noticeMessage) }
     }
 
     /// Doctor's "wi-fi" line: only on a box that has Wi-Fi set up (wpa_supplicant runs).
@@ -51,9 +47,8 @@ extension Daemon {
     }
 }
 
-/// The daemon's Wi-Fi side: the monitor, what it heard, whether the notice was dismissed.
+/// The daemon's Wi-Fi side: the monitor, and what it heard.
 struct WifiSide {
     var monitor: SupplicantMonitor?
     var watch = WifiWatch()
-    var noticeDismissed = false
 }

@@ -40,7 +40,6 @@ public final class Daemon {
     var jackMonitor: ALSAJackMonitor?
     /// Every timer the box arms, by name (TimerTable.swift).
     let timers: TimerTable<BoxTimer>
-    var speechEndsAt: MonotonicInstant?
     /// Sound cues played since start (the seek's ticks), and their decoded samples.
     var cuesPlayed = 0
     var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
@@ -86,9 +85,8 @@ public final class Daemon {
     var checkpointOnCard: (position: PlaybackPosition, at: MonotonicInstant?)?
     /// System updates: the machine, the agent's folder, a failure to tell (Daemon+Update).
     var updates = UpdateSide()
-    var storageNoticeDismissed = false
-    var outputNoticeDismissed = false
-    var controlsNoticeDismissed = false
+    /// The live notices' dismissals (LiveNotices, Daemon+LiveNotices).
+    var liveNoticeState = LiveNotices()
     /// The Wi-Fi as wpa_supplicant tells it (Daemon+Wifi).
     var wifi = WifiSide()
     /// Held for the life of the process: no second daemon on this data folder.
