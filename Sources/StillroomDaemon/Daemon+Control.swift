@@ -17,7 +17,7 @@ extension Daemon {
         case .failure(let refusal): return .failure(refusal) // nothing was done, so nothing to refresh
         }
         defer {
-            storedChanged = true // a command may have changed favourites, notices or settings
+            modelSources.storeChanged = true // a command may have changed favourites, notices or settings
             refreshModel()
         }
         if let refusal = refusalWhileUpdating(command) { return .failure(refusal) }
@@ -170,9 +170,9 @@ extension Daemon {
         } catch {
             return .failure(ControlError(.failed, "the screenshot was not written: \(error)"))
         }
-        screenshotsWritten.removeAll { $0 == name }
-        screenshotsWritten.append(name)
-        while screenshotsWritten.count > Self.screenshotsKept { unlink(folder + "/" + screenshotsWritten.removeFirst()) }
+        panel.screenshotsWritten.removeAll { $0 == name }
+        panel.screenshotsWritten.append(name)
+        while panel.screenshotsWritten.count > Self.screenshotsKept { unlink(folder + "/" + panel.screenshotsWritten.removeFirst()) }
         return .success(ScreenshotReport(path: folder + "/" + name, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
     }
 

@@ -42,7 +42,7 @@ extension Daemon {
             return
         }
         let builder = InterfaceScene(measurer: painter.textMeasurer)
-        sceneBuilder = builder
+        panel.sceneBuilder = builder
         let driver = ScreenDriver(loop: loop, display: display, painter: painter) { [unowned self] now in
             builder.scene(ui, model: model, size: display.size, now: now)
         }
@@ -54,7 +54,7 @@ extension Daemon {
         if let offscreen = display as? OffscreenDisplay, options.preview ?? (isatty(STDOUT_FILENO) == 1) {
             let writer = TerminalPreviewWriter(loop: loop)
             offscreen.onFrameChanged = { writer.show($0) }
-            previewWriter = writer
+            panel.previewWriter = writer
         }
         logger.info("display: \(display.name), \(display.size.width)x\(display.size.height)")
         driver.setScreenOn(ui.power != .off)
@@ -66,7 +66,7 @@ extension Daemon {
     /// changes), or, while the folder itself is missing (no KMS driver loaded at all), its parent for it.
     private func waitForDRMCard(in directory: String) {
         do {
-            displayWatcher = try DeviceFolderWatcher(loop: loop, path: directory) { [unowned self] change in
+            panel.watcher = try DeviceFolderWatcher(loop: loop, path: directory) { [unowned self] change in
                 switch change {
                 case .nodes(let names):
                     if names.contains(where: { $0.hasPrefix("card") }) { retryDisplay(reason: "a DRM card appeared") }
@@ -89,7 +89,7 @@ extension Daemon {
             return
         }
         guard let display else { return }
-        displayWatcher = nil
+        panel.watcher = nil
         show(on: display)
     }
 }

@@ -19,8 +19,8 @@ extension Daemon {
             check("database", false, storageWords(error), fix: "check the data folder's disk and permissions; journalctl -u stillroom has SQLite's own words")
         }
         checks.append(storageCheck())
-        let storage = DataStorageVerdict.of(options.dataDirectory)
-        check("data storage", storage.ok, storage.detail, fix: storage.fix)
+        let verdict = DataStorageVerdict.of(options.dataDirectory)
+        check("data storage", verdict.ok, verdict.detail, fix: verdict.fix)
         let contentProblems = content.problems + sessionFileProblems()
         check("content", contentProblems.isEmpty,
               contentProblems.isEmpty ? "\(content.catalog.sessions.count) sessions, every file present, measured and readable"
@@ -34,8 +34,8 @@ extension Daemon {
             check("input", true, "no controls (stillroomd --input none)")
         default:
             let missing = missingControls
-            check("input", !inputBackends.isEmpty && missing.isEmpty,
-                  inputBackends.map(\.name).joined(separator: ", ") + (missing.isEmpty ? "" : "; waiting for " + missing.map(\.forDoctor).joined(separator: "; ")),
+            check("input", !inputs.backends.isEmpty && missing.isEmpty,
+                  inputs.backends.map(\.name).joined(separator: ", ") + (missing.isEmpty ? "" : "; waiting for " + missing.map(\.forDoctor).joined(separator: "; ")),
                   fix: "check the board file (\(options.boardFile)) and the wiring; see docs/board.md"
                       + (missing.isEmpty ? "" : "; the device names are in /proc/bus/input/devices"))
         }

@@ -45,7 +45,7 @@ extension Daemon {
         logger.debug("download \(id): \(status.summary())")
         if status.state == .failed, let failure = status.failure {
             _ = try? store.addNotice(kind: .downloadFailed, message: "\(id): \(failure.reason) \(failure.advice)", now: wallMilliseconds)
-            storedChanged = true
+            modelSources.storeChanged = true
         }
         refreshModel()
     }

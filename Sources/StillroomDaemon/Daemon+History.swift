@@ -72,7 +72,7 @@ extension Daemon {
                     + "earlier could not be removed and still hold older history: \(storageWords(error))"))
             }
         }
-        purgePending = true
+        storage.purgePending = true
         let wiped = finishPendingPurge(after: "the deletion")
         return .success(HistoryDeletionReport(deleted: count, wiped: wiped, removedCopies: removedCopies).json)
     }
@@ -84,7 +84,7 @@ extension Daemon {
         guard !removed.isEmpty else { return [] }
         logger.notice("practice history: removed the damaged copies set aside earlier: \(removed.joined(separator: ", "))")
         _ = try? store.dismissNotices(of: .databaseMovedAside, now: wallMilliseconds) // they named files now gone
-        storedChanged = true
+        modelSources.storeChanged = true
         return removed
     }
 }

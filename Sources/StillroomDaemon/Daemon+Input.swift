@@ -42,7 +42,7 @@ extension Daemon {
                 }
                 // A device gone or come: the controls notice follows (once running; at start the first
                 // model is built after the input anyway). A later loss shows a dismissed notice again.
-                guard !inputBackends.isEmpty else { return }
+                guard !inputs.backends.isEmpty else { return }
                 refreshModel()
             }
             do {
@@ -51,21 +51,21 @@ extension Daemon {
                 throw StartupError("input: \(error.message)")
             }
         }
-        inputBackends = backends
+        inputs.backends = backends
         logger.info("input: \(backends.map(\.name).joined(separator: ", ")) from \(board.name ?? options.boardFile)")
     }
 
     func stopInput() {
-        for backend in inputBackends { backend.stop() }
-        inputBackends = []
-        jackMonitor?.stop()
+        for backend in inputs.backends { backend.stop() }
+        inputs.backends = []
+        inputs.jackMonitor?.stop()
         // (A terminal backend put its own terminal back as it stopped; the process-wide restore is for exit
         // and crashes, and here would put back another's: an in-process test's, running beside this one.)
     }
 
     /// One event from any backend, for the box to map and perform (Box).
     func handleInput(_ event: InputEvent) {
-        inputEventsHandled += 1
+        inputs.eventsHandled += 1
         // The transcript's pages near the reader move with the recording: bring them up to date, so a
         // detent lands on the page the screen shows next.
         if ui.screen == .transcript { refreshModel() }
@@ -83,7 +83,7 @@ extension Daemon {
                     handleInput(.jack(connected: false))
                 }
             }
-            jackMonitor = monitor
+            inputs.jackMonitor = monitor
         } catch {
             logger.warning("input: \(error.message); headphone detection is off")
         }

@@ -28,14 +28,14 @@ extension Daemon {
     /// Rebuilds the model after anything on screen may have changed, lets the interface react, redraws.
     /// `historyChanged` when practice runs were written or deleted (the summary is cached otherwise).
     func refreshModel(historyChanged: Bool = false) {
-        if historyChanged { historySummary = nil }
-        if storedChanged {
-            favouritesCache = nil
-            noticesCache = nil
-            storedChanged = false
+        if historyChanged { modelSources.historySummary = nil }
+        if modelSources.storeChanged {
+            modelSources.favourites = nil
+            modelSources.notices = nil
+            modelSources.storeChanged = false
         }
         var next = buildModel()
-        if let sceneBuilder, let screen {
+        if let sceneBuilder = panel.sceneBuilder, let screen {
             // The pages the screen cuts the transcript's long cues into, for the knob (Interface.scroll).
             next.transcriptPages = sceneBuilder.transcriptPages(ui, model: next, size: screen.display.size, now: loop.now)
         }
@@ -43,10 +43,10 @@ extension Daemon {
     }
 
     private func buildModel() -> InterfaceModel {
-        let favourites = favouritesCache ?? Set(((try? store.favorites()) ?? []).map(\.sessionID))
-        favouritesCache = favourites
-        let stored = noticesCache ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
-        noticesCache = stored
+        let favourites = modelSources.favourites ?? Set(((try? store.favorites()) ?? []).map(\.sessionID))
+        modelSources.favourites = favourites
+        let stored = modelSources.notices ?? ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
+        modelSources.notices = stored
         let notices = liveNotices() + stored
         let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
         let sessions = (content.catalog.sessions + remote).map { session in
@@ -73,17 +73,17 @@ extension Daemon {
     }
 
     private func cachedHistorySummary() -> InterfaceModel.HistorySummary {
-        if let historySummary { return historySummary }
+        if let summary = modelSources.historySummary { return summary }
         var made = InterfaceModel.HistorySummary(practiceHistory())
         made.silentMinutes = practiceHistory(.silent).totals().allTime.wholeMinutes
-        historySummary = made
+        modelSources.historySummary = made
         return made
     }
 
     /// The transcript of the session playing, parsed once per session.
     private func currentTranscript() -> Transcript? {
         guard let id = player.sessionID else { return nil }
-        if let cached = transcriptCache, cached.id == id { return cached.transcript }
+        if let cached = modelSources.transcript, cached.id == id { return cached.transcript }
         var transcript: Transcript?
         if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
             switch loadTranscript(of: session) {
@@ -91,21 +91,21 @@ extension Daemon {
             case .failure(let problem): logger.warning(problem.message) // once: the result is cached per session
             }
         }
-        transcriptCache = (id, transcript)
+        modelSources.transcript = (id, transcript)
         return transcript
     }
 
     /// The breath cues of the session playing, parsed once per session.
     private func currentBreathCues() -> BreathCueTrack? {
         guard let id = player.sessionID else { return nil }
-        if let cached = breathCueCache, cached.id == id { return cached.track }
+        if let cached = modelSources.breathCues, cached.id == id { return cached.track }
         var track: BreathCueTrack?
         if let contentID = try? ContentID(validating: id), let session = anySession(contentID) {
             if let path = breathCuesPath(of: session), let bytes = try? FileReading.bytes(path) {
                 track = try? BreathCueParser.parse(bytes, fileName: path, recordingSeconds: player.lengthSeconds > 0 ? player.lengthSeconds : 3600)
             }
         }
-        breathCueCache = (id, track)
+        modelSources.breathCues = (id, track)
         return track
     }
 
@@ -146,7 +146,7 @@ extension Daemon {
             } else {
                 _ = try? store.removeFavorite(sessionID: id)
             }
-            storedChanged = true
+            modelSources.storeChanged = true
         case .changeSetting: break // above, where a refusal is said
         case .setReminder(let enabled, let minute):
             var preference = reminder.preference ?? ReminderPreferenceRecord(enabled: enabled, minuteOfDay: minute, weekdays: .all,
@@ -175,7 +175,7 @@ extension Daemon {
             if !dismissLiveNotice(id) { // a live one stands until its problem goes; doctor still says it
                 _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
             }
-            storedChanged = true
+            modelSources.storeChanged = true
         case .scheduleTimer, .cancelTimer:
             break // the box's timers (Box+Timers.swift): it never passes these on
         case .setScreenPower(let power):
@@ -200,13 +200,13 @@ extension Daemon {
 
     /// A short cue (the seek's tick) mixed under whatever plays, at the voice's level; it cuts nothing off.
     func playCue(_ cue: SoundCue) {
-        let decoded = cueSamples[cue] ?? decodeSound(cue.rawValue)
+        let decoded = sounds.cueSamples[cue] ?? decodeSound(cue.rawValue)
         guard let decoded else {
             logger.warning("sound \(cue.rawValue) is not in the catalog; no cue")
             return
         }
-        cueSamples[cue] = decoded
-        cuesPlayed += 1
+        sounds.cueSamples[cue] = decoded
+        sounds.cuesPlayed += 1
         engine.cue(decoded.samples, rate: decoded.rate)
     }
 

@@ -20,7 +20,7 @@ extension Daemon {
                                     message: "Not answering yet: " + missing.map(\.inWords).joined(separator: "; ") + ".")
     }
 
-    var missingControls: [MissingControls] { inputBackends.flatMap(\.missingControls) }
+    var missingControls: [MissingControls] { inputs.backends.flatMap(\.missingControls) }
 
     /// No speaker or headphones answer, from the first frame if the output was missing at start-up: the
     /// library then tells the truth instead of offering a PLAY that cannot sound.

@@ -71,7 +71,7 @@ extension Daemon {
         let format = AudioFormat(sampleRate: engine.sampleRate > 0 ? engine.sampleRate : 44_100)
         if engine.probeOutput(format: format) {
             logger.notice("audio output \(engine.sink.name) is back" + (reason.map { " (\($0))" } ?? ""))
-            soundDevicesWatcher = nil
+            sounds.devicesWatcher = nil
             apply(.outputRestored)
         } else {
             if let reason { logger.debug("audio output \(engine.sink.name) still cannot be opened (tried: \(reason))") }
@@ -83,10 +83,10 @@ extension Daemon {
     /// after the kernel made the node root's alone: the daemon may have started in between). The 2 s
     /// timer stays, for what changes no node (a device another program held, let go).
     func watchSoundDevices() {
-        guard soundDevicesWatcher == nil else { return }
+        guard sounds.devicesWatcher == nil else { return }
         let directory = options.soundDeviceDirectory
         do {
-            soundDevicesWatcher = try DeviceFolderWatcher(loop: loop, path: directory) { [unowned self] change in
+            sounds.devicesWatcher = try DeviceFolderWatcher(loop: loop, path: directory) { [unowned self] change in
                 switch change {
                 case .nodes(let names): retryOutput(after: "\(names.first ?? "a node") changed in \(directory)")
                 case .folderAppeared: retryOutput(after: "\(directory) appeared")

@@ -42,7 +42,7 @@ extension Daemon {
     func save(_ progress: ProgressSave) {
         guard !progress.isEmpty else { return }
         var progress = progress
-        if !progress.runs.isEmpty { historySummary = nil } // the history screen reads runs that just changed
+        if !progress.runs.isEmpty { modelSources.historySummary = nil } // the history screen reads runs that just changed
         for index in progress.runs.indices where progress.runs[index].title == nil {
             // The run keeps the name it was heard under (a download can be removed, a source withdraw it).
             if let id = try? ContentID(validating: progress.runs[index].sessionID) { progress.runs[index].title = anySession(id)?.title }
@@ -58,9 +58,9 @@ extension Daemon {
             switch checkpoint {
             case .save(let position):
                 logger.debug("checkpoint: \(position.sessionID) at \(TimeText.clock(position.seconds))")
-                checkpointOnCard = (position, loop.now)
+                storage.checkpointOnCard = (position, loop.now)
             case .clear(let id):
-                if checkpointOnCard?.position.sessionID == id { checkpointOnCard = nil }
+                if storage.checkpointOnCard?.position.sessionID == id { storage.checkpointOnCard = nil }
             }
         }
         storeWriteWentThrough()

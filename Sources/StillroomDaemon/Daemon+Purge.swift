@@ -8,13 +8,13 @@ extension Daemon {
     /// Never throws: a purge that cannot happen now stays pending in the store.
     @discardableResult
     func finishPendingPurge(after moment: String) -> Bool {
-        guard purgePending else { return true }
+        guard storage.purgePending else { return true }
         do {
             switch try store.finishPendingPurge() {
             case .nothingPending:
-                purgePending = false
+                storage.purgePending = false
             case .purged:
-                purgePending = false
+                storage.purgePending = false
                 logger.notice("practice history: deleted runs wiped from the database files (after \(moment))")
             case .waitingForRoom(let needed, let available):
                 logger.warning("practice history: deleted runs are not yet wiped from the database files: the rewrite needs "
@@ -23,6 +23,6 @@ extension Daemon {
         } catch {
             logger.warning("practice history: wiping deleted runs failed (after \(moment)), tried again later: \(error)")
         }
-        return !purgePending
+        return !storage.purgePending
     }
 }

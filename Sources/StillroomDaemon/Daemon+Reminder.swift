@@ -43,7 +43,7 @@ extension Daemon {
             case .glow:
                 logger.info("reminder: a silent card (sound not allowed now)")
                 _ = try? store.addNotice(kind: .reminder, message: "Time for your practice.", now: wallMilliseconds)
-                storedChanged = true
+                modelSources.storeChanged = true
                 refreshModel()
                 glow()
             case .firedOn(let day):

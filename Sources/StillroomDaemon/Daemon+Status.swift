@@ -11,10 +11,10 @@ extension Daemon {
         observed.labelPending = box.voice.isWaiting
         observed.spoken = box.voice.recentlySaid
         observed.describer = ui.isDescribing
-        observed.cuesPlayed = cuesPlayed
+        observed.cuesPlayed = sounds.cuesPlayed
         // Nothing playing or playing out: a label or a chime alone has been heard to its end.
         observed.outputIdle = engine.isIdle
-        observed.inputEvents = inputEventsHandled
+        observed.inputEvents = inputs.eventsHandled
         observed.framesPresented = screen.map(\.framesPresented)
         observed.framePending = screen?.nextFrameDeadline != nil
         observed.heardSeconds = Self.seconds(listening.heardSeconds)
@@ -31,8 +31,8 @@ extension Daemon {
             pauseReason: player.phase == .paused ? player.pauseReason?.rawValue ?? "user" : nil,
             volume: settings.volume, effectiveVolume: effectiveVolume, headphones: player.headphonesConnected,
             outputName: engine.sink.name, outputAvailable: player.outputAvailable, outputProblem: player.outputProblem,
-            error: error, storageProblem: storageProblem, observed: observed)
-        let checkpoint = checkpointOnCard.map { saved in
+            error: error, storageProblem: storage.problem, observed: observed)
+        let checkpoint = storage.checkpointOnCard.map { saved in
             StatusReport.Checkpoint(session: saved.position.sessionID, position: Self.seconds(saved.position.seconds),
                                     ageSeconds: saved.at.map { Self.seconds((loop.now - $0).seconds) })
         }

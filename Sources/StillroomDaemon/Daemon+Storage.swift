@@ -86,15 +86,15 @@ extension Daemon {
     /// (a full card still passes the write probe: an empty file needs no block).
     func storeWriteFailed(_ error: any Error, _ what: String) {
         logger.error("\(what) not saved: \(error)")
-        guard storageProblem == nil else { return }
+        guard storage.problem == nil else { return }
         if let problem = Self.dataDirectoryProblem(options.dataDirectory) {
-            storageProblem = problem
+            storage.problem = problem
             logger.error("storage: \(problem); nothing can be saved until this is put right")
         } else if (error as? StoreError)?.kind == .diskFull {
             let free = DownloadManager.availableBytes(at: options.dataDirectory).map { " (\(ByteCountText.text($0)) free)" } ?? ""
-            storageProblem = "the card is full\(free): the \(what) could not be saved"
-            storageFilledWhileRunning = true
-            logger.error("storage: \(storageProblem!); nothing new is kept until there is room")
+            storage.problem = "the card is full\(free): the \(what) could not be saved"
+            storage.filledWhileRunning = true
+            logger.error("storage: \(storage.problem!); nothing new is kept until there is room")
         } else {
             return
         }
@@ -103,9 +103,9 @@ extension Daemon {
 
     /// A save reached the card: a card that had filled while running has room again.
     func storeWriteWentThrough() {
-        guard storageFilledWhileRunning else { return }
-        storageFilledWhileRunning = false
-        storageProblem = nil
+        guard storage.filledWhileRunning else { return }
+        storage.filledWhileRunning = false
+        storage.problem = nil
         logger.notice("storage: the card has room again; saving as before")
         refreshModel()
     }
@@ -118,8 +118,8 @@ extension Daemon {
 
     /// The live notice for the screen while the problem stands (Daemon+LiveNotices).
     var storageProblemStanding: LiveNotices.Standing? {
-        guard storageProblem != nil else { return nil }
-        if storageFilledWhileRunning {
+        guard storage.problem != nil else { return nil }
+        if storage.filledWhileRunning {
             return LiveNotices.Standing(.storage, kind: .storageFull, message: Self.storageFullNoticeMessage)
         }
         return LiveNotices.Standing(.storage, kind: .storageReadOnly, message: Self.storageNoticeMessage)
@@ -135,11 +135,11 @@ extension Daemon {
 
     /// The `doctor` line for storage.
     func storageCheck() -> DoctorReport.Check {
-        let problem = storageProblem ?? Self.dataDirectoryProblem(options.dataDirectory)
+        let problem = storage.problem ?? Self.dataDirectoryProblem(options.dataDirectory)
         let fix = if Self.cardIsFull(options) {
             "the card is full: remove what was copied into \(options.dataDirectory) by hand, or downloaded sessions you no "
                 + "longer need, then restart stillroomd (systemctl restart stillroom); sessions still play meanwhile"
-        } else if storageProblemOnAFullCard {
+        } else if storage.problemOnAFullCard {
             "the card was full when stillroomd started and has room now: restart it (systemctl restart stillroom)"
         } else {
             "the card is read-only or failing (see dmesg for ext4 or mmc errors): back up \(options.dataDirectory), check or "

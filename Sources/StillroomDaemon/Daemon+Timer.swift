@@ -37,7 +37,7 @@ extension Daemon {
             } else {
                 _ = try store.updatePracticeRun(run)
             }
-            historySummary = nil // the history screen's silent minutes changed
+            modelSources.historySummary = nil // the history screen's silent minutes changed
         } catch {
             storeWriteFailed(error, "silent practice")
         }

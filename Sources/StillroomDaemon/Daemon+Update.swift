@@ -150,7 +150,7 @@ extension Daemon {
         } catch {
             logger.error("updates: the rollback's notice could not be saved: \(error)")
         }
-        storedChanged = true
+        modelSources.storeChanged = true
         refreshModel()
     }
 

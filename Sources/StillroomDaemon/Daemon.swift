@@ -35,16 +35,8 @@ public final class Daemon {
     var clockTrusted: Bool { box.clockTrusted }
     var settings: Settings
     let timeZone: LocalTimeZone
-    var controlServer: ControlServer?
-    var inputBackends: [InputBackend] = []
-    var jackMonitor: ALSAJackMonitor?
     /// Every timer the box arms, by name (TimerTable.swift).
     let timers: TimerTable<BoxTimer>
-    /// Sound cues played since start (the seek's ticks), and their decoded samples.
-    var cuesPlayed = 0
-    var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
-    /// Input events handled since start, from every backend (status: tests wait on it instead of sleeping).
-    var inputEventsHandled = 0
     var downloads: DownloadManager?
     /// The reminder (the box keeps it).
     var reminder: ReminderMachine { box.reminder }
@@ -53,36 +45,21 @@ public final class Daemon {
     var ui: Interface { box.interface }
     var model: InterfaceModel { box.model }
     var screen: ScreenDriver?
-    /// Watches for a DRM card while the screen is not there yet (its driver loads after the daemon starts).
-    var displayWatcher: DeviceFolderWatcher?
-    /// While the output is lost: the sound cards' folder, for a card made or given its group by udev.
-    var soundDevicesWatcher: DeviceFolderWatcher?
-    var sceneBuilder: InterfaceScene?
-    var previewWriter: TerminalPreviewWriter?
-    var historySummary: InterfaceModel.HistorySummary?
-    /// Deleted runs may still be readable in the files (Daemon+Purge); true until the store says otherwise.
-    var purgePending = true
-    var favouritesCache: Set<String>?
-    var noticesCache: [InterfaceModel.Notice]?
-    /// Favourites or notices changed in the store: re-read them at the next model refresh.
-    var storedChanged = false
-    /// The screenshots this daemon wrote, oldest first: the newest few are kept (`screenshotsKept`).
-    var screenshotsWritten: [String] = []
-    var transcriptCache: (id: String, transcript: Transcript?)?
-    var breathCueCache: (id: String, track: BreathCueTrack?)?
+    /// The rest of the screen's side: the watcher, the scene builder, the preview, the screenshots.
+    var panel = PanelSide()
+    var controlServer: ControlServer?
+    /// The controls: their backends, the jack, how many events they reported.
+    var inputs = InputSide()
+    /// The cues played and their samples; the watcher on the sound cards while the output is lost.
+    var sounds = SoundSide()
+    /// What the model is built from, cached between rebuilds (Daemon+Interface).
+    var modelSources = ModelSources()
     /// The breathing timer running (the box keeps it).
     var breathingTimer: BreathingTimer? { box.silent.timer }
     private var watchdogTimer: LoopTimer?
     private(set) var exitStatus: Int32 = 0
-    /// Why nothing can be saved (a read-only card, an unusable database), or nil (Daemon+Storage.swift).
-    var storageProblem: String?
-    /// Whether the card was full when `storageProblem` arose at start (doctor's advice differs).
-    var storageProblemOnAFullCard = false
-    /// The card filled while running (`storageProblem` says so): the next save that goes through ends it.
-    var storageFilledWhileRunning = false
-    /// The place last written to the card, and when (nil: the one found at start); what `status` reports,
-    /// not what the player last asked to save.
-    var checkpointOnCard: (position: PlaybackPosition, at: MonotonicInstant?)?
+    /// The memory card: why nothing can be saved, the place last written, a deletion still to finish.
+    var storage = StorageSide()
     /// System updates: the machine, the agent's folder, a failure to tell (Daemon+Update).
     var updates = UpdateSide()
     /// The live notices' dismissals (LiveNotices, Daemon+LiveNotices).
@@ -121,8 +98,8 @@ public final class Daemon {
         timeZone = LocalTimeZone(environment: environment, logger: logger)
         startTimeline.mark("set-up", at: StartClock.now())
         if dataProblem == nil { Self.keepRoomForTheDatabase(options, logger: logger) }
-        (store, storageProblem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
-        storageProblemOnAFullCard = storageProblem != nil && Self.cardIsFull(options)
+        (store, storage.problem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
+        storage.problemOnAFullCard = storage.problem != nil && Self.cardIsFull(options)
         startTimeline.mark("database", at: StartClock.now())
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
         startTimeline.mark("catalog", at: StartClock.now())
@@ -136,7 +113,7 @@ public final class Daemon {
         startDownloads()
         // The resume offer is decided once downloaded sessions are known.
         box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted, reminder: restoreReminder())
-        checkpointOnCard = player.lastCheckpoint.map { ($0, nil) } // the place found on the card: its age unknown
+        storage.checkpointOnCard = player.lastCheckpoint.map { ($0, nil) } // the place found on the card: its age unknown
         loop.onClockChange { [unowned self] in clockChanged() }
         timeZone.watch(loop: loop) { [unowned self] in
             applySettings()
@@ -188,7 +165,7 @@ public final class Daemon {
     /// READY=1, what the first moments must say, and the log's line: PLAY is real from here.
     public func announceReady() {
         notifier.ready(status: "Ready")
-        if storageProblem != nil { announceStorageProblem() }
+        if storage.problem != nil { announceStorageProblem() }
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
         logger.info(startTimeline.summary)

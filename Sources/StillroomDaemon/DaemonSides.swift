@@ -1,0 +1,62 @@
+import ALSAAudio
+import Devices
+import DisplayPipeline
+import EventLoop
+import StillroomCore
+
+// The daemon's state, by the side of the box it belongs to (the Wi-Fi's and the updates' are beside their
+// code: WifiSide, UpdateSide). Each is plain data the daemon's extensions read and write.
+
+/// The memory card as the daemon found it (Daemon+Storage, Daemon+Purge).
+struct StorageSide {
+    /// Why nothing can be saved (a read-only card, an unusable database), or nil.
+    var problem: String?
+    /// Whether the card was full when `problem` arose at start (doctor's advice differs).
+    var problemOnAFullCard = false
+    /// The card filled while running (`problem` says so): the next save that goes through ends it.
+    var filledWhileRunning = false
+    /// The place last written to the card, and when (nil: the one found at start); what `status` reports,
+    /// not what the player last asked to save.
+    var checkpointOnCard: (position: PlaybackPosition, at: MonotonicInstant?)?
+    /// Deleted runs may still be readable in the files; true until the store says otherwise.
+    var purgePending = true
+}
+
+/// The screen's side but the driver itself (Daemon+Display).
+struct PanelSide {
+    /// Watches for a DRM card while the screen is not there yet (its driver loads after the daemon starts).
+    var watcher: DeviceFolderWatcher?
+    var sceneBuilder: InterfaceScene?
+    var previewWriter: TerminalPreviewWriter?
+    /// The screenshots this daemon wrote, oldest first: the newest few are kept (`screenshotsKept`).
+    var screenshotsWritten: [String] = []
+}
+
+/// The controls (Daemon+Input).
+struct InputSide {
+    var backends: [InputBackend] = []
+    var jackMonitor: ALSAJackMonitor?
+    /// Input events handled since start, from every backend (status: tests wait on it instead of sleeping).
+    var eventsHandled = 0
+}
+
+/// Sounds other than the recording (Daemon+Interface, Daemon+Player).
+struct SoundSide {
+    /// Sound cues played since start (the seek's ticks), and their decoded samples.
+    var cuesPlayed = 0
+    var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
+    /// While the output is lost: the sound cards' folder, for a card made or given its group by udev.
+    var devicesWatcher: DeviceFolderWatcher?
+}
+
+/// What the model is built from, cached between rebuilds (Daemon+Interface).
+struct ModelSources {
+    var historySummary: InterfaceModel.HistorySummary?
+    var favourites: Set<String>?
+    var notices: [InterfaceModel.Notice]?
+    /// Favourites or notices changed in the store: re-read them at the next rebuild.
+    var storeChanged = false
+    /// The transcript and the breath cues of the session playing, parsed once per session.
+    var transcript: (id: String, transcript: Transcript?)?
+    var breathCues: (id: String, track: BreathCueTrack?)?
+}
