@@ -4,7 +4,7 @@ import StillroomCore
 extension StatusReport {
     public var json: JSONValue {
         var fields: [String: JSONValue] = [
-            "state": .string(state), "daemon": .bool(live != nil), "session": session.map { .string($0) } ?? .null,
+            "state": .string(state.rawValue), "daemon": .bool(live != nil), "session": session.map { .string($0) } ?? .null,
             "title": title.map { .string($0) } ?? .null, "position": .number(position), "duration": .number(duration),
             "resumeOffer": resumeOffer.map { .object(["session": .string($0.session), "title": .string($0.title), "position": .number($0.position)]) } ?? .null,
             "lastCheckpoint": lastCheckpoint.map { checkpoint in
@@ -12,7 +12,7 @@ extension StatusReport {
                 if let age = checkpoint.ageSeconds { saved["ageSeconds"] = .number(age) }
                 return .object(saved)
             } ?? .null,
-            "notices": .array(notices.map { .object(["id": .number(Double($0.id)), "kind": .string($0.kind), "message": .string($0.message)]) }),
+            "notices": .array(notices.map { .object(["id": .number(Double($0.id)), "kind": .string($0.kind.rawValue), "message": .string($0.message)]) }),
         ]
         if let live { fields.merge(live.fields) { $1 } }
         return .object(fields)
@@ -20,7 +20,7 @@ extension StatusReport {
 
     /// Reads an answer back; what is missing reads as nothing chosen, nothing saved, no notices.
     public init(json: JSONValue) {
-        state = json["state"]?.stringValue ?? "unknown"
+        state = json["state"]?.stringValue.flatMap(PlayerState.init(rawValue:)) ?? .unknown
         session = json["session"]?.stringValue
         title = json["title"]?.stringValue
         position = json["position"]?.doubleValue ?? 0
@@ -36,7 +36,7 @@ extension StatusReport {
             }
         }
         notices = (json["notices"]?.arrayValue ?? []).map { notice in
-            Notice(id: Int64(notice["id"]?.integerValue ?? 0), kind: notice["kind"]?.stringValue ?? "", message: notice["message"]?.stringValue ?? "")
+            Notice(id: Int64(notice["id"]?.integerValue ?? 0), kind: NoticeKind(rawValue: notice["kind"]?.stringValue ?? ""), message: notice["message"]?.stringValue ?? "")
         }
         live = json["daemon"]?.boolValue == false ? nil : Live(json: json)
     }
@@ -45,7 +45,7 @@ extension StatusReport {
 extension StatusReport.Live {
     var fields: [String: JSONValue] {
         var fields: [String: JSONValue] = [
-            "pauseReason": pauseReason.map { .string($0) } ?? .null,
+            "pauseReason": pauseReason.map { .string($0.rawValue) } ?? .null,
             "volume": .number(Double(volume)), "effectiveVolume": .number(Double(effectiveVolume)), "headphones": .bool(headphones),
             "output": .object(["name": .string(outputName), "available": .bool(outputAvailable),
                                "problem": outputProblem.map { .string($0) } ?? .null]),
@@ -57,7 +57,7 @@ extension StatusReport.Live {
     }
 
     init(json: JSONValue) {
-        self.init(pauseReason: json["pauseReason"]?.stringValue, volume: json["volume"]?.integerValue ?? 0,
+        self.init(pauseReason: json["pauseReason"]?.stringValue.flatMap(PauseReason.init(rawValue:)), volume: json["volume"]?.integerValue ?? 0,
                   effectiveVolume: json["effectiveVolume"]?.integerValue ?? json["volume"]?.integerValue ?? 0,
                   headphones: json["headphones"]?.boolValue ?? false, outputName: json["output"]?["name"]?.stringValue ?? "?",
                   outputAvailable: json["output"]?["available"]?.boolValue ?? true, outputProblem: json["output"]?["problem"]?.stringValue,

@@ -39,10 +39,10 @@ public struct StatusReport: Equatable, Sendable {
 
     public struct Notice: Equatable, Sendable {
         public var id: Int64
-        public var kind: String
+        public var kind: NoticeKind
         public var message: String
 
-        public init(id: Int64, kind: String, message: String) {
+        public init(id: Int64, kind: NoticeKind, message: String) {
             self.id = id
             self.kind = kind
             self.message = message
@@ -51,8 +51,8 @@ public struct StatusReport: Equatable, Sendable {
 
     /// What only the running daemon knows.
     public struct Live: Equatable, Sendable {
-        /// A stable word ("user", "headphonesRemoved"…) while paused, else nil.
-        public var pauseReason: String?
+        /// Why it is paused (on the wire the raw value: "user", "headphonesRemoved"…), else nil.
+        public var pauseReason: PauseReason?
         public var volume: Int
         public var effectiveVolume: Int
         public var headphones: Bool
@@ -65,7 +65,7 @@ public struct StatusReport: Equatable, Sendable {
         public var storageProblem: String?
         public var observed: Observed
 
-        public init(pauseReason: String?, volume: Int, effectiveVolume: Int, headphones: Bool, outputName: String,
+        public init(pauseReason: PauseReason?, volume: Int, effectiveVolume: Int, headphones: Bool, outputName: String,
                     outputAvailable: Bool, outputProblem: String?, error: String?, storageProblem: String?, observed: Observed) {
             self.pauseReason = pauseReason
             self.volume = volume
@@ -116,8 +116,7 @@ public struct StatusReport: Equatable, Sendable {
         }
     }
 
-    /// "idle", "loading", "playing", "paused", "ended", "error"; "stopped" when the daemon is not running.
-    public var state: String
+    public var state: PlayerState
     public var session: String?
     public var title: String?
     public var position: Double
@@ -128,7 +127,7 @@ public struct StatusReport: Equatable, Sendable {
     /// nil when read from the database.
     public var live: Live?
 
-    public init(state: String, session: String?, title: String?, position: Double, duration: Double, resumeOffer: ResumeOffer?,
+    public init(state: PlayerState, session: String?, title: String?, position: Double, duration: Double, resumeOffer: ResumeOffer?,
                 lastCheckpoint: Checkpoint?, notices: [Notice], live: Live?) {
         self.state = state
         self.session = session

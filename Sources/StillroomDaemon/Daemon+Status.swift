@@ -28,7 +28,7 @@ extension Daemon {
         if case .failed(let message) = player.phase { error = message }
         if let damage = player.damage { error = damage }
         let live = StatusReport.Live(
-            pauseReason: player.phase == .paused ? player.pauseReason?.rawValue ?? "user" : nil,
+            pauseReason: player.phase == .paused ? player.pauseReason ?? .user : nil,
             volume: settings.volume, effectiveVolume: effectiveVolume, headphones: player.headphonesConnected,
             outputName: engine.sink.name, outputAvailable: player.outputAvailable, outputProblem: player.outputProblem,
             error: error, storageProblem: storage.problem, observed: observed)
@@ -38,25 +38,14 @@ extension Daemon {
         }
         let notices = liveNotices() + ((try? store.notices()) ?? []).map(InterfaceModel.Notice.init)
         return StatusReport(
-            state: Self.stateName(player.phase), session: player.sessionID, title: player.sessionID == nil ? nil : player.title,
+            state: PlayerState(player.phase), session: player.sessionID, title: player.sessionID == nil ? nil : player.title,
             position: Self.seconds(player.positionSeconds), duration: Self.seconds(player.lengthSeconds),
             resumeOffer: player.resumeOffer.map {
                 StatusReport.ResumeOffer(session: $0.position.sessionID, title: $0.title, position: Self.seconds($0.position.seconds))
             },
             lastCheckpoint: checkpoint,
-            notices: notices.map { StatusReport.Notice(id: $0.id, kind: $0.kind.rawValue, message: $0.message) },
+            notices: notices.map { StatusReport.Notice(id: $0.id, kind: $0.kind, message: $0.message) },
             live: live).json
-    }
-
-    static func stateName(_ phase: PlayerPhase) -> String {
-        switch phase {
-        case .idle: return "idle"
-        case .loading: return "loading"
-        case .playing: return "playing"
-        case .paused: return "paused"
-        case .ended: return "ended"
-        case .failed: return "error"
-        }
     }
 
     /// Seconds to the millisecond: enough for people, stable in JSON.

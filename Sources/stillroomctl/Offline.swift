@@ -38,7 +38,7 @@ struct Offline {
 
     /// The last checkpoint's session and place, and the open notices; the rest only the daemon knows.
     func status() throws -> JSONValue {
-        var status = StatusReport(state: "stopped", session: nil, title: nil, position: 0, duration: 0, resumeOffer: nil,
+        var status = StatusReport(state: .stopped, session: nil, title: nil, position: 0, duration: 0, resumeOffer: nil,
                                   lastCheckpoint: nil, notices: [], live: nil)
         guard let store = try? SQLiteStore.openReadOnly(path: invocation.dataDirectory + "/stillroom.db") else { return status.json }
         defer { store.close() }
@@ -53,7 +53,7 @@ struct Offline {
                 status.duration = session.durationSeconds
             }
         }
-        status.notices = try store.notices().map { StatusReport.Notice(id: $0.id, kind: $0.kind.rawValue, message: $0.message) }
+        status.notices = try store.notices().map { StatusReport.Notice(id: $0.id, kind: $0.kind, message: $0.message) }
         return status.json
     }
 

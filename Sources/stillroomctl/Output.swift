@@ -7,9 +7,9 @@ enum Output {
         let status = StatusReport(json: result)
         var lines: [String] = []
         if let title = status.title, let id = status.session {
-            lines.append("\(status.state.capitalizedFirst): \(title) (\(id)) at \(TimeText.clock(status.position)) of \(TimeText.clock(status.duration))")
+            lines.append("\(status.state.rawValue.capitalizedFirst): \(title) (\(id)) at \(TimeText.clock(status.position)) of \(TimeText.clock(status.duration))")
         } else {
-            lines.append(status.live != nil ? "\(status.state.capitalizedFirst): nothing chosen" : "The daemon is not running.")
+            lines.append(status.live != nil ? "\(status.state.rawValue.capitalizedFirst): nothing chosen" : "The daemon is not running.")
         }
         if status.live == nil, let saved = status.lastCheckpoint {
             lines.append("Last saved place: \(TimeText.clock(saved.position)) (from the database)")

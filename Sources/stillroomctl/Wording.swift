@@ -9,15 +9,14 @@ enum Wording {
 
     /// Why the player paused, as a sentence ("Paused because the headphones were unplugged").
     /// `reason` is the protocol's word (PauseReason's raw value); an unknown one is shown as given.
-    static func pause(_ reason: String) -> String {
+    static func pause(_ reason: PauseReason) -> String {
         switch reason {
-        case "user": "Paused on request (a button or stillroomctl pause)"
-        case "headphonesRemoved": "Paused because the headphones were unplugged"
-        case "outputLost": "Paused because the audio output was lost"
-        case "interruption": "Paused for an interruption"
-        case "shutdown": "Paused because the box was shutting down"
-        case "damagedRecording": "Stopped: the recording is damaged here (seek past it, or choose another session)"
-        default: "Paused (\(reason))"
+        case .user: "Paused on request (a button or stillroomctl pause)"
+        case .headphonesRemoved: "Paused because the headphones were unplugged"
+        case .outputLost: "Paused because the audio output was lost"
+        case .interruption: "Paused for an interruption"
+        case .shutdown: "Paused because the box was shutting down"
+        case .damagedRecording: "Stopped: the recording is damaged here (seek past it, or choose another session)"
         }
     }
 }

@@ -16,9 +16,9 @@ import Testing
         observed.page = "player"
         let live = StatusReport.Live(pauseReason: nil, volume: 60, effectiveVolume: 40, headphones: true, outputName: "paced",
                                      outputAvailable: true, outputProblem: nil, error: nil, storageProblem: nil, observed: observed)
-        return StatusReport(state: "playing", session: "sweep", title: "Sweep", position: 12.5, duration: 300.024, resumeOffer: nil,
+        return StatusReport(state: .playing, session: "sweep", title: "Sweep", position: 12.5, duration: 300.024, resumeOffer: nil,
                             lastCheckpoint: .init(session: "sweep", position: 10, ageSeconds: 2.5),
-                            notices: [.init(id: -2, kind: "output", message: "No sound output")], live: live)
+                            notices: [.init(id: -2, kind: NoticeKind(rawValue: "output"), message: "No sound output")], live: live)
     }
 
     @Test func theDaemonsStatusHasEveryFieldItHadBefore() {
@@ -38,8 +38,8 @@ import Testing
 
     @Test func aFailureAStorageProblemAndATimeWarpAreSaid() {
         var status = Self.playing()
-        status.state = "paused"
-        status.live?.pauseReason = "headphonesRemoved"
+        status.state = .paused
+        status.live?.pauseReason = .headphonesRemoved
         status.live?.error = "the recording is damaged at 0:12"
         status.live?.storageProblem = "read-only file system"
         status.live?.observed.timeWarp = .init(factor: 60, wallTime: 1_790_000_000.5)
@@ -53,10 +53,19 @@ import Testing
     }
 
     @Test func fromTheDatabaseAloneOnlyWhatItKnows() {
-        let status = StatusReport(state: "stopped", session: "sweep", title: "Sweep", position: 1.5, duration: 3, resumeOffer: nil,
+        let status = StatusReport(state: .stopped, session: "sweep", title: "Sweep", position: 1.5, duration: 3, resumeOffer: nil,
                                   lastCheckpoint: .init(session: "sweep", position: 1.5), notices: [], live: nil)
         #expect(ControlCodec.json(status.json) == #"{"daemon":false,"duration":3,"lastCheckpoint":{"position":1.5,"session":"sweep"},"# +
             #""notices":[],"position":1.5,"resumeOffer":null,"session":"sweep","state":"stopped","title":"Sweep"}"#)
         #expect(StatusReport(json: status.json) == status)
+    }
+
+    /// A newer daemon's words this CLI does not know read as unknown, not as something it does know.
+    @Test func wordsThisCLIDoesNotKnowAreUnknown() {
+        var json = Self.playing().json
+        json = .object((json.objectValue ?? [:]).merging(["state": "rewinding", "pauseReason": "sleepTimer"]) { $1 })
+        let read = StatusReport(json: json)
+        #expect(read.state == .unknown)
+        #expect(read.live?.pauseReason == nil)
     }
 }
