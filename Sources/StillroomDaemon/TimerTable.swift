@@ -27,17 +27,9 @@ final class TimerTable<Name: Hashable> {
         }
     }
 
-    func arm(_ name: Name, after delay: Duration) {
-        arm(name, at: .monotonic(loop.now + delay))
-    }
-
     func cancel(_ name: Name) {
         monotonic[name]?.cancel()
         wallClock[name]?.cancel()
-    }
-
-    func isArmed(_ name: Name) -> Bool {
-        (monotonic[name]?.isScheduled ?? false) || (wallClock[name]?.isScheduled ?? false)
     }
 
     func cancelAll() {

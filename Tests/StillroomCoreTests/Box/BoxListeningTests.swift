@@ -12,17 +12,7 @@ import Testing
     /// order; the engine answers a load with `.loaded` (300 s). Returns every effect, in the order met.
     @discardableResult
     func feed(_ box: inout Box, _ event: BoxEvent, at seconds: Double = 0) -> [BoxEffect] {
-        let now = start + .milliseconds(Int64(seconds * 1000))
-        var met: [BoxEffect] = []
-        for effect in box.handle(event, now: now, wall: wall) {
-            met.append(effect)
-            switch effect {
-            case .then(let next): met += feed(&box, next, at: seconds)
-            case .output(.load): met += feed(&box, .player(.loaded(lengthFrames: 300_000, sampleRate: 1000)), at: seconds)
-            default: break
-            }
-        }
-        return met
+        perform(event, on: &box, now: start + .milliseconds(Int64(seconds * 1000)), wall: wall)
     }
 
     func playing() -> Box {

@@ -32,16 +32,7 @@ import Testing
     /// Handles `event`, performing `.then` in order; the engine answers a load at once.
     @discardableResult
     func feed(_ box: inout Box, _ event: BoxEvent, at wall: UnixMilliseconds, now: MonotonicInstant) -> [BoxEffect] {
-        var met: [BoxEffect] = []
-        for effect in box.handle(event, now: now, wall: wall) {
-            met.append(effect)
-            switch effect {
-            case .then(let next): met += feed(&box, next, at: wall, now: now)
-            case .output(.load): met += feed(&box, .player(.loaded(lengthFrames: 3_600_000, sampleRate: 1000)), at: wall, now: now)
-            default: break
-            }
-        }
-        return met
+        perform(event, on: &box, now: now, wall: wall, lengthFrames: 3_600_000)
     }
 
     func sounds(_ effects: [BoxEffect]) -> [ReminderMachine.Effect] {

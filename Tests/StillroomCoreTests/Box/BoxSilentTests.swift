@@ -14,19 +14,7 @@ import Testing
     /// Handles `event` at `seconds`, performing `.then` in order; a run's insert is answered with `nextID`.
     @discardableResult
     func feed(_ box: inout Box, _ event: BoxEvent, at seconds: Double, nextID: Int64 = 41) -> [BoxEffect] {
-        var met: [BoxEffect] = []
-        for effect in box.handle(event, now: at(seconds), wall: wall(seconds)) {
-            met.append(effect)
-            switch effect {
-            case .then(let next): met += feed(&box, next, at: seconds, nextID: nextID)
-            case .output(.load): met += feed(&box, .player(.loaded(lengthFrames: 300_000, sampleRate: 1000)), at: seconds)
-            case .silent(.saveRun(var run, let started)) where run.id == nil:
-                run.id = nextID
-                met += feed(&box, .timerRunInserted(run, startedMonotonic: started), at: seconds)
-            default: break
-            }
-        }
-        return met
+        perform(event, on: &box, now: at(seconds), wall: wall(seconds), runID: nextID)
     }
 
     func savedRuns(_ effects: [BoxEffect]) -> [PracticeRunRecord] {

@@ -16,16 +16,7 @@ import Testing
     /// Handles `event` at `seconds`, performing `.then` in order; the engine answers a load at once.
     @discardableResult
     func feed(_ box: inout Box, _ event: BoxEvent, at seconds: Double) -> [BoxEffect] {
-        var met: [BoxEffect] = []
-        for effect in box.handle(event, now: at(seconds), wall: wall(seconds)) {
-            met.append(effect)
-            switch effect {
-            case .then(let next): met += feed(&box, next, at: seconds)
-            case .output(.load): met += feed(&box, .player(.loaded(lengthFrames: 3_600_000, sampleRate: 1000)), at: seconds)
-            default: break
-            }
-        }
-        return met
+        perform(event, on: &box, now: at(seconds), wall: wall(seconds), lengthFrames: 3_600_000)
     }
 
     /// A box playing session "a" with a run open (ten seconds heard).
