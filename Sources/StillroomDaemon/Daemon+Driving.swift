@@ -33,7 +33,7 @@ extension Daemon {
     public func stopDriven() -> Int32 {
         handle(signal: SIGTERM)
         shutDown()
-        return exitStatus
+        return service.exitStatus
     }
 
     /// SIGHUP, for a daemon on a loop the caller drives: the catalog is read again.

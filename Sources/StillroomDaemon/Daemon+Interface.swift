@@ -188,7 +188,7 @@ extension Daemon {
             applySettings() // the headphone cap, once the player (in the box) has followed the jack
         case .quit:
             logger.notice("stopping: quit from the terminal")
-            notifier.stopping()
+            service.notifier.stopping()
             loop.stop()
         }
         switch effect {

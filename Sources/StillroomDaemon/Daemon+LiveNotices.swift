@@ -33,11 +33,11 @@ extension Daemon {
 
     /// The live notices shown now (before the stored ones).
     func liveNotices() -> [InterfaceModel.Notice] {
-        liveNoticeState.shown(standingProblems)
+        box.liveNotices.shown(standingProblems)
     }
 
     /// Dismisses a live notice; false if `id` is not one shown now.
     func dismissLiveNotice(_ id: Int64) -> Bool {
-        liveNoticeState.dismiss(id, standing: standingProblems)
+        box.liveNotices.dismiss(id, standing: standingProblems)
     }
 }

@@ -24,7 +24,6 @@ public final class Daemon {
     let options: DaemonOptions
     let logger: Logger
     let loop: EventLoop
-    let notifier: SystemdNotifier
     let store: SQLiteStore
     var content: LoadedContent
     /// The player and the practice ledger, with the rules between them (in the box: `Box.listening`).
@@ -56,20 +55,16 @@ public final class Daemon {
     var modelSources = ModelSources()
     /// The breathing timer running (the box keeps it).
     var breathingTimer: BreathingTimer? { box.silent.timer }
-    private var watchdogTimer: LoopTimer?
-    private(set) var exitStatus: Int32 = 0
     /// The memory card: why nothing can be saved, the place last written, a deletion still to finish.
     var storage = StorageSide()
     /// System updates: the machine, the agent's folder, a failure to tell (Daemon+Update).
     var updates = UpdateSide()
-    /// The live notices' dismissals (LiveNotices, Daemon+LiveNotices).
-    var liveNoticeState = LiveNotices()
     /// The Wi-Fi as wpa_supplicant tells it (Daemon+Wifi).
     var wifi = WifiSide()
     /// Held for the life of the process: no second daemon on this data folder.
     private let dataLock: DataDirectoryLock
-    /// Where the start's time went, logged at READY (StartTimeline).
-    private var startTimeline: StartTimeline
+    /// What systemd sees of the daemon: its notifications, the watchdog's pings, the start's timeline.
+    var service: ServiceSide
 
     /// Where `--input terminal` reads its keys (standard input on the simulator).
     let terminalFD: Int32
@@ -79,7 +74,8 @@ public final class Daemon {
     /// `terminalFD`: where `--input terminal` reads (a pipe such a test types into).
     public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil,
                 terminalFD: Int32 = STDIN_FILENO) throws(StartupError) {
-        startTimeline = StartTimeline(exec: StartClock.exec(), main: StartClock.now())
+        service = ServiceSide(notifier: SystemdNotifier(environment: environment),
+                              startTimeline: StartTimeline(exec: StartClock.exec(), main: StartClock.now()))
         self.options = options
         self.terminalFD = terminalFD
         self.logger = logger
@@ -93,16 +89,15 @@ public final class Daemon {
             throw StartupError("cannot create the event loop: \(error)")
         }
         timers = TimerTable(loop: loop)
-        notifier = SystemdNotifier(environment: environment)
         box = Box(clockTrusted: SystemClocks.isWallClockSynchronized())
         timeZone = LocalTimeZone(environment: environment, logger: logger)
-        startTimeline.mark("set-up", at: StartClock.now())
+        service.startTimeline.mark("set-up", at: StartClock.now())
         if dataProblem == nil { Self.keepRoomForTheDatabase(options, logger: logger) }
         (store, storage.problem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
         storage.problemOnAFullCard = storage.problem != nil && Self.cardIsFull(options)
-        startTimeline.mark("database", at: StartClock.now())
+        service.startTimeline.mark("database", at: StartClock.now())
         content = ContentLoader.load(directory: options.contentDirectory, store: store, logger: logger)
-        startTimeline.mark("catalog", at: StartClock.now())
+        service.startTimeline.mark("catalog", at: StartClock.now())
         settings = Self.loadSettings(store: store, logger: logger)
         engine = PlaybackEngine(sink: Self.makeSink(options, loop: loop, logger: logger), logger: logger,
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
@@ -136,17 +131,17 @@ public final class Daemon {
             }
         }
         startWatchdog()
-        startTimeline.mark("state and socket", at: StartClock.now())
+        service.startTimeline.mark("state and socket", at: StartClock.now())
         try startInput()
-        startTimeline.mark("input", at: StartClock.now())
+        service.startTimeline.mark("input", at: StartClock.now())
         startReminder()
         startUpdates()
         startWifiWatch()
-        startTimeline.mark("reminder and watchers", at: StartClock.now())
+        service.startTimeline.mark("reminder and watchers", at: StartClock.now())
         openOutputBeforeReady() // after the store, catalog and input, before the first frame: PLAY is real
-        startTimeline.mark("output", at: StartClock.now())
+        service.startTimeline.mark("output", at: StartClock.now())
         startInterface() // the screen itself is opened after READY=1 (announceReady)
-        startTimeline.mark("interface", at: StartClock.now())
+        service.startTimeline.mark("interface", at: StartClock.now())
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -156,19 +151,19 @@ public final class Daemon {
             try loop.run()
         } catch {
             logger.error("event loop failed: \(error)")
-            exitStatus = 1
+            service.exitStatus = 1
         }
         shutDown()
-        return exitStatus
+        return service.exitStatus
     }
 
     /// READY=1, what the first moments must say, and the log's line: PLAY is real from here.
     public func announceReady() {
-        notifier.ready(status: "Ready")
+        service.notifier.ready(status: "Ready")
         if storage.problem != nil { announceStorageProblem() }
         logger.notice("ready: \(content.catalog.sessions.count) sessions, output \(engine.sink.name)"
             + (options.simulator ? ", simulator" : "") + (options.timeWarp > 1 ? ", time warp ×\(options.timeWarp)" : ""))
-        logger.info(startTimeline.summary)
+        logger.info(service.startTimeline.summary)
         openDisplay()
         prepareSpeechAfterReady()
     }
@@ -188,7 +183,7 @@ public final class Daemon {
     /// A clean stop, said why ("stopping on SIGTERM"): the loop ends and `shutDown` saves the place.
     func stop(because reason: String) {
         logger.notice("stopping \(reason)")
-        notifier.stopping()
+        service.notifier.stopping()
         loop.stop()
     }
 
@@ -202,7 +197,7 @@ public final class Daemon {
         stopInterface()
         downloads?.shutDown()
         controlServer?.shutDown()
-        watchdogTimer?.cancel()
+        service.watchdogTimer?.cancel()
         timers.cancelAll()
         store.close()
         dataLock.release()
@@ -213,18 +208,18 @@ public final class Daemon {
     /// A turn longer than half a ping's interval is logged with its length: it brought the ping that much
     /// closer to too late, and the journal should say so before systemd's kill does.
     private func startWatchdog() {
-        let slowTurn = notifier.watchdogInterval.map { $0 / 2 } ?? .seconds(2)
-        let ofTheWatchdog = notifier.watchdogInterval.map { ", of the watchdog's \(TimeText.seconds(($0 * 2).seconds))" } ?? ""
+        let slowTurn = service.notifier.watchdogInterval.map { $0 / 2 } ?? .seconds(2)
+        let ofTheWatchdog = service.notifier.watchdogInterval.map { ", of the watchdog's \(TimeText.seconds(($0 * 2).seconds))" } ?? ""
         loop.reportSlowTurns(longerThan: slowTurn) { [logger] took in
             logger.warning("loop: one turn kept everything else waiting \(TimeText.seconds(took.seconds))\(ofTheWatchdog)")
         }
-        guard let interval = notifier.watchdogInterval else { return }
+        guard let interval = service.notifier.watchdogInterval else { return }
         let timer = loop.makeTimer { [unowned self] in
-            notifier.watchdog()
-            watchdogTimer?.schedule(after: interval)
+            service.notifier.watchdog()
+            service.watchdogTimer?.schedule(after: interval)
         }
         timer.schedule(after: interval)
-        watchdogTimer = timer
+        service.watchdogTimer = timer
     }
 
     // MARK: Start-up pieces

@@ -60,3 +60,14 @@ struct ModelSources {
     var transcript: (id: String, transcript: Transcript?)?
     var breathCues: (id: String, track: BreathCueTrack?)?
 }
+
+/// What systemd sees of the daemon (Daemon, Daemon+Driving).
+struct ServiceSide {
+    let notifier: SystemdNotifier
+    /// How long each step of the start took, logged once READY=1 is sent.
+    var startTimeline: StartTimeline
+    /// WATCHDOG=1 from the loop itself, when systemd asked for a watchdog.
+    var watchdogTimer: LoopTimer?
+    /// What `run()` returns: 1 when the loop itself failed.
+    var exitStatus: Int32 = 0
+}

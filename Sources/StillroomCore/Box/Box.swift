@@ -37,6 +37,8 @@ public struct Box: Equatable, Sendable {
     var shownSecond = -1
     /// The timers the box has armed, and when each is due (Box+Timers.swift).
     public internal(set) var armed: [BoxTimer: TimerDeadline] = [:]
+    /// Which of the problems standing now are shown, and which a person dismissed (LiveNotices).
+    public var liveNotices = LiveNotices()
 
     public init(interface: Interface = Interface(), controls: ControlInput = ControlInput(),
                 model: InterfaceModel = InterfaceModel(), listening: Listening = Listening(), clockTrusted: Bool = false,
