@@ -10,7 +10,7 @@ import SystemCalls
 /// The control commands the daemon answers. Each returns a result object or a typed error whose message
 /// says what to do; none blocks the loop.
 extension Daemon {
-    func handle(_ request: ControlRequest, from peer: PeerCredentials) -> Result<JSONValue, ControlError> {
+    func handle(_ request: ControlRequest, from peer: PeerCredentials) -> Result<ControlReply, ControlError> {
         let command: ControlCommand
         switch ControlCommand.decode(request) {
         case .success(let decoded): command = decoded
@@ -22,29 +22,29 @@ extension Daemon {
         }
         if let refusal = refusalWhileUpdating(command) { return .failure(refusal) }
         switch command {
-        case .status: return .success(statusJSON())
+        case .status: return .success(.status(statusReport()))
         case .play(let session): return playCommand(session: session)
         case .pause:
             apply(.pause(.user))
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         case .resume:
             apply(.resume)
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         case .toggle:
             apply(.toggle)
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         case .stop:
             apply(.stop)
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         case .seek(let target): return seekCommand(target)
         case .volume(let level): return volumeCommand(level: level)
         case .dismiss(let notice): return dismissCommand(notice: notice)
         case .sessions:
             let remote = (downloads?.sessions ?? []).filter { content.catalog.session(withID: $0.id) == nil }
-            return .success(SessionSummary.list((content.catalog.sessions + remote).map(sessionSummary)))
-        case .show(let id): return withSession(id) { .success(sessionSummary($0).json) }
+            return .success(.sessions((content.catalog.sessions + remote).map(sessionSummary)))
+        case .show(let id): return withSession(id) { .success(.session(sessionSummary($0))) }
         case .favorite(let id, let add): return favoriteCommand(session: id, add: add)
-        case .doctor: return .success(doctorJSON())
+        case .doctor: return .success(.doctor(doctorReport()))
         case .say(let text): return sayCommand(text: text)
         case .settings(let change): return settingsCommand(change)
         case .history(let request): return historyCommand(request)
@@ -54,11 +54,11 @@ extension Daemon {
         case .screenshot(let name): return screenshotCommand(name: name)
         case .transcript(let id): return transcriptCommand(session: id)
         case .update(let request): return updateCommand(request, from: peer)
-        case .network: return .success(networkJSON())
+        case .network: return .success(.network(networkReport()))
         }
     }
 
-    private func playCommand(session text: String?) -> Result<JSONValue, ControlError> {
+    private func playCommand(session text: String?) -> Result<ControlReply, ControlError> {
         guard let text else {
             // No id: what PLAY does, seen from outside the screen (PlayIntent.ofCommand).
             switch PlayIntent.ofCommand(model) {
@@ -70,17 +70,17 @@ extension Daemon {
                 // Nothing chosen and nothing to start: say so, rather than answer "ok" having done nothing.
                 return .failure(ControlError(.failed, "there is nothing on this box to play yet; see stillroomctl sessions"))
             }
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         }
         return withSession(text) { session in
             _ = play(sessionID: session.id)
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         }
     }
 
     /// The target was checked against `ControlCommand.seekLimitSeconds` when decoded, so the conversion to
     /// frames cannot overflow.
-    private func seekCommand(_ target: ControlCommand.SeekTarget) -> Result<JSONValue, ControlError> {
+    private func seekCommand(_ target: ControlCommand.SeekTarget) -> Result<ControlReply, ControlError> {
         guard player.sessionID != nil, player.sampleRate > 0 else {
             return .failure(ControlError(.failed, "nothing is playing or paused; play a session first"))
         }
@@ -89,21 +89,21 @@ extension Daemon {
         case .by(let seconds): apply(.seekBy(frames: Int64((seconds * rate).rounded())))
         case .to(let seconds): apply(.seek(toFrame: Int64((seconds * rate).rounded())))
         }
-        return .success(statusJSON())
+        return .success(.status(statusReport()))
     }
 
-    private func volumeCommand(level: Int) -> Result<JSONValue, ControlError> {
+    private func volumeCommand(level: Int) -> Result<ControlReply, ControlError> {
         do {
             try change(setting: "volume", to: String(level))
         } catch {
             return .failure(ControlError(.failed, error.message)) // in range, so only a store that cannot save
         }
-        return .success(statusJSON())
+        return .success(.status(statusReport()))
     }
 
-    private func dismissCommand(notice: Int?) -> Result<JSONValue, ControlError> {
+    private func dismissCommand(notice: Int?) -> Result<ControlReply, ControlError> {
         if let id = notice {
-            if dismissLiveNotice(Int64(id)) { return .success(statusJSON()) }
+            if dismissLiveNotice(Int64(id)) { return .success(.status(statusReport())) }
             do {
                 guard try store.dismissNotice(id: Int64(id), now: UnixMilliseconds(date: loop.wallNow)) else {
                     return .failure(ControlError(.notFound, "no open notice \(id); see stillroomctl status"))
@@ -112,14 +112,14 @@ extension Daemon {
                 logger.error("notice \(id): dismissal not saved: \(error)")
                 return .failure(ControlError(.failed, "notice \(id) stays open: its dismissal could not be saved (\(storageWords(error)))"))
             }
-            return .success(statusJSON())
+            return .success(.status(statusReport()))
         }
         guard player.resumeOffer != nil else { return .failure(ControlError(.notFound, "there is no resume offer to dismiss")) }
         apply(.dismissResume)
-        return .success(statusJSON())
+        return .success(.status(statusReport()))
     }
 
-    private func favoriteCommand(session id: String, add: Bool) -> Result<JSONValue, ControlError> {
+    private func favoriteCommand(session id: String, add: Bool) -> Result<ControlReply, ControlError> {
         withSession(id) { session in
             do {
                 if add {
@@ -131,11 +131,11 @@ extension Daemon {
                 logger.error("favourite: not saved: \(error)")
                 return .failure(ControlError(.failed, "the favourite was not saved: \(storageWords(error))"))
             }
-            return .success(sessionSummary(session).json)
+            return .success(.session(sessionSummary(session)))
         }
     }
 
-    private func settingsCommand(_ requested: ControlCommand.SettingChange?) -> Result<JSONValue, ControlError> {
+    private func settingsCommand(_ requested: ControlCommand.SettingChange?) -> Result<ControlReply, ControlError> {
         if let requested {
             let key = requested.key
             do {
@@ -147,10 +147,10 @@ extension Daemon {
                 return .failure(ControlError(.failed, error.message))
             }
         }
-        return .success(settingsJSON())
+        return .success(.settings(settingsReport()))
     }
 
-    func settingsJSON() -> JSONValue { SettingsReport(settings).json }
+    func settingsReport() -> SettingsReport { SettingsReport(settings) }
 
     /// Writes what the screen shows now (the painter's frame: what DRM or the PNG got) to a PNG file. The
     /// path comes over the socket: a link there is refused (and never followed: the file is written beside
@@ -159,7 +159,7 @@ extension Daemon {
     /// Saves the frame as `name` in the screenshot folder, the only place a screenshot is written (a
     /// client once chose the path, and the daemon's user wrote the PNG over whatever it named), and keeps
     /// the newest few there: the folder is in RAM (and goes with the daemon's runtime folder when it stops).
-    private func screenshotCommand(name: String) -> Result<JSONValue, ControlError> {
+    private func screenshotCommand(name: String) -> Result<ControlReply, ControlError> {
         guard let screen else { return .failure(ControlError(.failed, "this box has no screen (stillroomd --display none)")) }
         let folder = options.screenshotFolder
         do {
@@ -173,7 +173,7 @@ extension Daemon {
         panel.screenshotsWritten.removeAll { $0 == name }
         panel.screenshotsWritten.append(name)
         while panel.screenshotsWritten.count > Self.screenshotsKept { unlink(folder + "/" + panel.screenshotsWritten.removeFirst()) }
-        return .success(ScreenshotReport(path: folder + "/" + name, width: screen.painter.frame.width, height: screen.painter.frame.height).json)
+        return .success(.screenshot(ScreenshotReport(path: folder + "/" + name, width: screen.painter.frame.width, height: screen.painter.frame.height)))
     }
 
     static let screenshotsKept = 8
@@ -189,17 +189,17 @@ extension Daemon {
     }
 
     /// Speaks a text through the box: checks the speech path end to end (synthesis, mixing, output).
-    private func sayCommand(text: String) -> Result<JSONValue, ControlError> {
+    private func sayCommand(text: String) -> Result<ControlReply, ControlError> {
         do {
             feed(.saidOnRequest(text, seconds: try speak(text)))
         } catch {
             return .failure(ControlError(.failed, "speech failed: \(error)"))
         }
-        return .success(statusJSON())
+        return .success(.status(statusReport()))
     }
 
     /// Runs `body` with the session `raw` names, or answers that the box has no such session.
-    func withSession(_ raw: String, _ body: (Session) -> Result<JSONValue, ControlError>) -> Result<JSONValue, ControlError> {
+    func withSession(_ raw: String, _ body: (Session) -> Result<ControlReply, ControlError>) -> Result<ControlReply, ControlError> {
         guard let id = try? ContentID(validating: raw), let session = anySession(id) else {
             return .failure(ControlError(.notFound, "no session \"\(raw)\" on this box; see stillroomctl sessions"))
         }

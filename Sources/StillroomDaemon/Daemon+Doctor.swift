@@ -6,7 +6,7 @@ import StillroomCore
 
 /// `stillroomctl doctor`: each part of the box, ok or what to do.
 extension Daemon {
-    func doctorJSON() -> JSONValue {
+    func doctorReport() -> DoctorReport {
         var checks: [DoctorReport.Check] = []
         func check(_ name: String, _ ok: Bool, _ detail: String, fix: String = "") {
             checks.append(DoctorReport.Check(name, ok: ok, detail: detail, fix: ok ? "" : fix))
@@ -54,7 +54,7 @@ extension Daemon {
         check("clock", synced, synced ? "synchronised" : "not synchronised: practice times are kept as undated until it is",
               fix: "connect the box to a network so systemd-timesyncd can set the time")
         if let wifiCheck { checks.append(wifiCheck) }
-        return DoctorReport(checks: checks).json
+        return DoctorReport(checks: checks)
     }
 
     static func freeBytes(_ path: String) -> Int64 { DownloadManager.availableBytes(at: path) ?? 0 }

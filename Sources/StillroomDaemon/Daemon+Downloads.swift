@@ -61,7 +61,7 @@ extension Daemon {
         return downloads?.localFiles(for: session.id)?.audio
     }
 
-    func downloadsCommand(_ request: ControlCommand.DownloadRequest) -> Result<JSONValue, ControlError> {
+    func downloadsCommand(_ request: ControlCommand.DownloadRequest) -> Result<ControlReply, ControlError> {
         guard let downloads else {
             return .failure(ControlError(.failed, "downloads are not available on this box (see the log)"))
         }
@@ -69,8 +69,8 @@ extension Daemon {
         do {
             switch request {
             case .list:
-                return .success(DownloadsReport(downloads: downloads.statuses.map(DownloadReport.init),
-                                                sources: downloads.manifestSources.map(\.report)).json)
+                return .success(.downloads(DownloadsReport(downloads: downloads.statuses.map(DownloadReport.init),
+                                                           sources: downloads.manifestSources.map(\.report))))
             case .start(let session):
                 guard !downloads.manifestSources.isEmpty else {
                     return .failure(ControlError(.failed, "no download sources are configured (stillroomd --manifest URL)"))
@@ -93,7 +93,7 @@ extension Daemon {
         } catch {
             return .failure(ControlError(Self.code(for: error), error.description))
         }
-        return .success(downloads.status(of: id).map { DownloadReport($0).json } ?? .null)
+        return .success(.download(downloads.status(of: id).map(DownloadReport.init)))
     }
 
     private static func code(for error: DownloadCommandError) -> ControlError.Code {

@@ -8,7 +8,7 @@ import StillroomCore
 /// daemon tests on virtual time do the same on a loop whose clock they move.
 extension Daemon {
     /// Answers `request` exactly as a client on the control socket would be answered.
-    public func answer(_ request: ControlRequest, from peer: PeerCredentials = PeerCredentials(pid: 0, uid: 0, gid: 0)) -> Result<JSONValue, ControlError> {
+    public func answer(_ request: ControlRequest, from peer: PeerCredentials = PeerCredentials(pid: 0, uid: 0, gid: 0)) -> Result<ControlReply, ControlError> {
         handle(request, from: peer)
     }
 

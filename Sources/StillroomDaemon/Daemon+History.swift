@@ -24,17 +24,17 @@ extension Daemon {
         return titles
     }
 
-    func historyCommand(_ request: ControlCommand.HistoryRequest) -> Result<JSONValue, ControlError> {
+    func historyCommand(_ request: ControlCommand.HistoryRequest) -> Result<ControlReply, ControlError> {
         switch request {
         case .month(let asked):
             let history = practiceHistory()
             let month = asked ?? (history.today ?? CivilDate(daysSinceEpoch: Int64(wallMilliseconds / 86_400_000))).civilMonth
-            return .success(HistoryMonthReport(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent)).json)
+            return .success(.historyMonth(HistoryMonthReport(history, month, showStreak: settings.showStreak, silent: practiceHistory(.silent))))
         case .recent:
-            return .success(RecentRunsReport(practiceHistory(.all), titles: sessionTitles).json)
+            return .success(.recentRuns(RecentRunsReport(practiceHistory(.all), titles: sessionTitles)))
         case .export(let format):
             let everything = practiceHistory(.all)
-            return .success(HistoryExportReport(text: format == .csv ? everything.exportCSV() : everything.exportJSONText()).json)
+            return .success(.historyExport(HistoryExportReport(text: format == .csv ? everything.exportCSV() : everything.exportJSONText())))
         case .deleteRun(let run): return deleteHistory(run: Int64(run))
         case .deleteAll: return deleteHistory(run: nil)
         }
@@ -44,7 +44,7 @@ extension Daemon {
     /// commits; wiping them from the files follows at once when the card has room, or later (Daemon+Purge):
     /// the answer says which, as `wiped`. Deleting all also removes the damaged databases set aside
     /// earlier, which still hold older history (`removedCopies`).
-    func deleteHistory(run: Int64?) -> Result<JSONValue, ControlError> {
+    func deleteHistory(run: Int64?) -> Result<ControlReply, ControlError> {
         defer { refreshModel(historyChanged: true) }
         let count: Int
         do {
@@ -74,7 +74,7 @@ extension Daemon {
         }
         storage.purgePending = true
         let wiped = finishPendingPurge(after: "the deletion")
-        return .success(HistoryDeletionReport(deleted: count, wiped: wiped, removedCopies: removedCopies).json)
+        return .success(.historyDeletion(HistoryDeletionReport(deleted: count, wiped: wiped, removedCopies: removedCopies)))
     }
 
     /// Removes the damaged databases the store set aside (with their -wal and -shm) and dismisses the

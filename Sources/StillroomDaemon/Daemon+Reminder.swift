@@ -73,12 +73,12 @@ extension Daemon {
         return (samples, decoder.sampleRate)
     }
 
-    func reminderCommand(_ request: ControlCommand.ReminderRequest) -> Result<JSONValue, ControlError> {
+    func reminderCommand(_ request: ControlCommand.ReminderRequest) -> Result<ControlReply, ControlError> {
         switch request {
         case .show:
-            return .success(reminderJSON())
+            return .success(.reminder(reminderReport()))
         case .off:
-            guard var preference = reminder.preference else { return .success(reminderJSON()) }
+            guard var preference = reminder.preference else { return .success(.reminder(reminderReport())) }
             preference.enabled = false
             preference.updatedAt = wallMilliseconds
             return saveReminder(preference)
@@ -93,7 +93,7 @@ extension Daemon {
         }
     }
 
-    private func saveReminder(_ preference: ReminderPreferenceRecord) -> Result<JSONValue, ControlError> {
+    private func saveReminder(_ preference: ReminderPreferenceRecord) -> Result<ControlReply, ControlError> {
         do {
             try store.setReminderPreference(preference)
         } catch {
@@ -102,14 +102,14 @@ extension Daemon {
         }
         feed(.reminderChosen(preference))
         logger.info("reminder: \(preference.enabled ? "at \(Settings.clock(preference.minuteOfDay))" : "off")")
-        return .success(reminderJSON())
+        return .success(.reminder(reminderReport()))
     }
 
-    func reminderJSON() -> JSONValue {
+    func reminderReport() -> ReminderReport {
         let next = reminder.due.map { due in
             let local = timeZone.rules.localDateTime(at: due)
             return "\(local.date) \(Settings.clock(local.hour * 60 + local.minute))"
         }
-        return ReminderReport(reminder.preference, next: next, waiting: reminder.waiting, card: reminder.cardShowing).json
+        return ReminderReport(reminder.preference, next: next, waiting: reminder.waiting, card: reminder.cardShowing)
     }
 }

@@ -5,7 +5,7 @@ import StillroomCore
 /// The daemon's state as `stillroomctl status` shows it (and the same shape the CLI builds from the
 /// database when the daemon is down).
 extension Daemon {
-    func statusJSON() -> JSONValue {
+    func statusReport() -> StatusReport {
         var observed = StatusReport.Observed()
         observed.spokenLabels = box.voice.saidCount
         observed.labelPending = box.voice.isWaiting
@@ -45,7 +45,7 @@ extension Daemon {
             },
             lastCheckpoint: checkpoint,
             notices: notices.map { StatusReport.Notice(id: $0.id, kind: $0.kind, message: $0.message) },
-            live: live).json
+            live: live)
     }
 
     /// Seconds to the millisecond: enough for people, stable in JSON.

@@ -7,12 +7,12 @@ import StillroomCore
 /// and the end, and the minutes kept as silent practice (a setting).
 extension Daemon {
     /// Starts a timer from the CLI, or says why not (an unknown pattern or length).
-    func startBreathingTimer(patternName: String, minutes: Int) -> Result<JSONValue, ControlError> {
+    func startBreathingTimer(patternName: String, minutes: Int) -> Result<ControlReply, ControlError> {
         guard BreathingTimer(patternName: patternName, minutes: minutes, startedAt: loop.now) != nil else {
             return .failure(ControlError(.invalidArgument, ControlCommand.timerRefusal))
         }
         feed(.startBreathingTimer(pattern: patternName, minutes: minutes))
-        return .success(timerJSON())
+        return .success(.timer(timerReport()))
     }
 
     /// The timer's effects (the rules are the box's: Box+Silent.swift, SilentPractice).
@@ -54,26 +54,26 @@ extension Daemon {
         }
     }
 
-    func timerCommand(_ request: ControlCommand.TimerRequest) -> Result<JSONValue, ControlError> {
+    func timerCommand(_ request: ControlCommand.TimerRequest) -> Result<ControlReply, ControlError> {
         switch request {
         case .show:
-            return .success(timerJSON())
+            return .success(.timer(timerReport()))
         case .start(let pattern, let minutes):
             // Without a choice, the one last made on the box.
             return startBreathingTimer(patternName: pattern ?? settings.timerPattern, minutes: minutes ?? settings.timerMinutes)
         case .stop:
             guard breathingTimer != nil else { return .failure(ControlError(.notFound, "no breathing timer is running")) }
             feed(.stopBreathingTimer)
-            return .success(timerJSON())
+            return .success(.timer(timerReport()))
         }
     }
 
-    func timerJSON() -> JSONValue {
+    func timerReport() -> TimerReport {
         let running = breathingTimer.map { timer in
             TimerReport.Running(pattern: timer.patternName, minutes: timer.length.seconds / 60,
                                 remainingSeconds: Self.seconds(timer.remaining(at: loop.now).seconds),
                                 phase: timer.breath(at: loop.now).phase?.rawValue)
         }
-        return TimerReport(running: running).json
+        return TimerReport(running: running)
     }
 }

@@ -40,12 +40,12 @@ extension Daemon {
     }
 
     /// `transcript`: the cues of a session, bundled or downloaded, with their times.
-    func transcriptCommand(session id: String) -> Result<JSONValue, ControlError> {
+    func transcriptCommand(session id: String) -> Result<ControlReply, ControlError> {
         withSession(id) { session in
             switch loadTranscript(of: session) {
             case .success(let transcript):
                 let source: TranscriptReport.Source = if case .bundled = session.transcript { .bundled } else { .downloaded }
-                return .success(TranscriptReport(session: session.id.rawValue, title: session.title, source: source, transcript: transcript).json)
+                return .success(.transcript(TranscriptReport(session: session.id.rawValue, title: session.title, source: source, transcript: transcript)))
             case .failure(let problem):
                 return .failure(ControlError(.failed, problem.message))
             }

@@ -51,10 +51,10 @@ extension Daemon {
         noticeRollback()
     }
 
-    func updateCommand(_ request: ControlCommand.UpdateRequest, from peer: PeerCredentials) -> Result<JSONValue, ControlError> {
+    func updateCommand(_ request: ControlCommand.UpdateRequest, from peer: PeerCredentials) -> Result<ControlReply, ControlError> {
         switch request {
         case .status:
-            return .success(updateStatusJSON())
+            return .success(.update(updateStatusJSON()))
         case .install(let sourceText, let confirmed):
             // Root asks knowingly; anyone else on the socket (group stillroom) says so in the request.
             guard peer.uid == 0 || confirmed else {
@@ -77,7 +77,7 @@ extension Daemon {
                 updates.failureNotice = nil
                 logger.info("updates: installing from \(source)")
                 performUpdate(effects)
-                return .success(updateStatusJSON())
+                return .success(.update(updateStatusJSON()))
             case .failure(let refusal):
                 return .failure(ControlError(.busy, refusal.message))
             }

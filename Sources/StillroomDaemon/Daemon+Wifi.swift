@@ -42,8 +42,8 @@ extension Daemon {
     }
 
     /// `network`: what the daemon knows that the CLI cannot read for itself (it adds interfaces and lookups).
-    func networkJSON() -> JSONValue {
-        DaemonNetworkReport(downloadHosts: options.downloadHosts, wifiProblem: wifi.watch.problem).json
+    func networkReport() -> DaemonNetworkReport {
+        DaemonNetworkReport(downloadHosts: options.downloadHosts, wifiProblem: wifi.watch.problem)
     }
 }
 

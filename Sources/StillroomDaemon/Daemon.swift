@@ -119,7 +119,7 @@ public final class Daemon {
         finishPendingPurge(after: "start-up") // a deletion before a power cut, or on a full card
         do {
             controlServer = try ControlServer(path: options.socketPath, loop: loop, timeWarpFactor: options.timeWarp, log: { [logger] in logger.warning("control: \($0)") },
-                                              handler: { [unowned self] request, peer in handle(request, from: peer) })
+                                              handler: { [unowned self] request, peer in handle(request, from: peer).map(\.json) })
         } catch {
             throw StartupError("\(error)")
         }

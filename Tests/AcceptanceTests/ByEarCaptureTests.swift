@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import StillroomCore
 import TestSupport
@@ -10,7 +11,7 @@ import Testing
     static let rate = 44_100
     static let session = "steady-breath"
 
-    func spoken(_ status: JSONValue) -> [String] { status["spoken"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    func spoken(_ status: StatusReport) -> [String] { status.observed.spoken }
 
     /// Seeking by ear to a chosen minute without looking: spoken labels on, one click of the knob at a time,
     /// listening to what the box says after each, until it says the second minute; then what is heard is
@@ -22,22 +23,22 @@ import Testing
         for key in ["volume", "speaker-cap", "headphones-cap", "night-cap"] { journey.ctl("settings", "set", key, "100") }
         journey.ctl("settings", "set", "spoken-labels", "on")
         journey.keys(" ")
-        journey.waitFor("playing, two seconds in") { $0["state"]?.stringValue == "playing" && ($0["position"]?.doubleValue ?? 0) >= 2 }
+        journey.waitFor("playing, two seconds in") { $0.state == .playing && $0.position >= 2 }
         var heard = ""
         var clicks = 0
         var ticks = 0
         while !heard.contains("2 minutes"), clicks < 30 {
             let before = journey.status()
-            let events = before["inputEvents"]?.integerValue ?? 0
-            let labels = before["spokenLabels"]?.integerValue ?? 0
-            let cues = before["cuesPlayed"]?.integerValue ?? 0
+            let events = before.observed.inputEvents
+            let labels = before.observed.spokenLabels
+            let cues = before.observed.cuesPlayed
             journey.keys("\u{1B}[C") // one click clockwise
             // Listen: the click handled, and something said after it (the place, or "Moved to" when it rests).
             let after = journey.waitFor("the click heard") {
-                ($0["inputEvents"]?.integerValue ?? 0) > events && ($0["spokenLabels"]?.integerValue ?? 0) > labels
-                    && $0["labelPending"]?.boolValue == false
+                $0.observed.inputEvents > events && $0.observed.spokenLabels > labels
+                    && !$0.observed.labelPending
             }
-            ticks += (after["cuesPlayed"]?.integerValue ?? 0) - cues
+            ticks += after.observed.cuesPlayed - cues
             heard = spoken(after).last ?? ""
             clicks += 1
         }
@@ -45,13 +46,13 @@ import Testing
         #expect(ticks == clicks, "\(ticks) ticks for \(clicks) clicks")
         // Stop turning: the seek commits where the voice said.
         let moved = journey.waitFor("the seek commits in the second minute") {
-            ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= 120 && $0["labelPending"]?.boolValue == false
+            ($0.lastCheckpoint?.position ?? 0) >= 120 && !$0.observed.labelPending
                 && self.spoken($0).contains { $0.hasPrefix("Moved to 2 minutes") }
         }
-        let target = moved["lastCheckpoint"]?["position"]?.doubleValue ?? 0
+        let target = moved.lastCheckpoint?.position ?? 0
         #expect(target >= 120 && target < 180, "moved to \(target) s")
         // Once the last label is over (the duck recovered), what plays is the recording in the second minute.
-        journey.waitFor("six seconds heard after the seek") { ($0["position"]?.doubleValue ?? 0) >= target + 6 }
+        journey.waitFor("six seconds heard after the seek") { $0.position >= target + 6 }
         let captured = Audio.readCapture(journey.capture)
         _ = journey.finish()
         let probe = captured.count / 2 - 2 * Self.rate
@@ -70,14 +71,14 @@ import Testing
         let journey = DrivenJourney()
         journey.start()
         for (key, value) in settings { journey.ctl("settings", "set", key, value) }
-        let effective = journey.status()["effectiveVolume"]?.integerValue ?? -1
+        let effective = journey.status().live?.effectiveVolume ?? -1
         journey.ctl("play", Self.session)
-        journey.waitFor("four seconds heard") { ($0["position"]?.doubleValue ?? 0) >= 4 }
-        let before = journey.status()["spokenLabels"]?.integerValue ?? 0
+        journey.waitFor("four seconds heard") { $0.position >= 4 }
+        let before = journey.status().observed.spokenLabels
         journey.ctl("say", "Paused at two minutes ten, three minutes left.")
-        journey.waitFor("the label spoken") { ($0["spokenLabels"]?.integerValue ?? 0) > before }
-        let saidAt = journey.status()["position"]?.doubleValue ?? 0
-        journey.waitFor("six seconds more") { ($0["position"]?.doubleValue ?? 0) >= saidAt + 6 }
+        journey.waitFor("the label spoken") { $0.observed.spokenLabels > before }
+        let saidAt = journey.status().position
+        journey.waitFor("six seconds more") { $0.position >= saidAt + 6 }
         let captured = Audio.readCapture(journey.capture)
         _ = journey.finish()
         return (captured, Double(VolumePolicy.gain(forVolume: effective)))
@@ -163,10 +164,10 @@ import Testing
         let bytes = { Files.read(journey.capture).count }
         func sayAndWait(_ text: String) -> Int {
             let before = bytes()
-            let labels = journey.status()["spokenLabels"]?.integerValue ?? 0
+            let labels = journey.status().observed.spokenLabels
             journey.ctl("say", text)
             // The output has drained the whole label (it plays alone): all of it is in the capture.
-            journey.waitFor("the label played out") { ($0["spokenLabels"]?.integerValue ?? 0) > labels && $0["outputIdle"]?.boolValue == true }
+            journey.waitFor("the label played out") { $0.observed.spokenLabels > labels && $0.observed.outputIdle }
             #expect(bytes() > before)
             return bytes()
         }
@@ -175,7 +176,7 @@ import Testing
         let second = sayAndWait("Stillroom, spoken labels.")
         // The chime, at the start of a breathing timer, with the same cap.
         journey.ctl("timer", "start", "--minutes", "1")
-        journey.waitFor("the chime played out") { _ in bytes() > second && journey.status()["outputIdle"]?.boolValue == true }
+        journey.waitFor("the chime played out") { _ in bytes() > second && journey.status().observed.outputIdle }
         let captured = Audio.readCapture(journey.capture)
         _ = journey.finish()
         let unity = Audio.rms(captured[0..<(first / 2)])

@@ -1,3 +1,4 @@
+import ControlProtocol
 import DrivenDaemonSupport
 import StillroomCore
 import TestSupport
@@ -27,17 +28,20 @@ final class DrivenJourney {
     @discardableResult
     func ctl(_ arguments: String...) -> (status: Int32, stdout: String, stderr: String) { daemon.ctl(arguments) }
 
-    /// The status as `stillroomctl status --json` prints it (the same report, asked in process).
-    func status() -> JSONValue { daemon.status() }
+    /// The status the CLI prints, as the daemon answers it in this process.
+    func status() -> StatusReport { daemon.status() }
 
     func keys(_ keys: String) { daemon.typeKeys(keys) }
 
     /// Moves virtual time on until `condition` holds on the status (for at most an hour of it: a guard,
     /// not a timing); returns that status.
     @discardableResult
-    func waitFor(_ what: String, _ condition: (JSONValue) -> Bool) -> JSONValue {
-        let last = (try? daemon.advance(until: condition)) ?? .null
-        if !condition(last) { Issue.record("never happened: \(what); last status \(ControlCodecJSON.text(last))") }
+    func waitFor(_ what: String, _ condition: (StatusReport) -> Bool) -> StatusReport {
+        guard let last = try? daemon.advance(until: condition) else {
+            Issue.record("never happened: \(what); the daemon is not running")
+            return StatusReport(json: .null)
+        }
+        if !condition(last) { Issue.record("never happened: \(what); last status \(ControlCodecJSON.text(last.json))") }
         return last
     }
 

@@ -15,12 +15,12 @@ import Testing
         // Unity gain: away from the label, the capture is the decoded recording sample for sample.
         for key in ["volume", "speaker-cap", "headphones-cap", "night-cap"] { journey.ctl("settings", "set", key, "100") }
         journey.ctl("play", session)
-        journey.waitFor("three seconds heard") { ($0["position"]?.doubleValue ?? 0) >= 3 }
-        let before = journey.status()["spokenLabels"]?.integerValue ?? 0
+        journey.waitFor("three seconds heard") { $0.position >= 3 }
+        let before = journey.status().observed.spokenLabels
         #expect(journey.ctl("say", "Paused at two minutes ten, three minutes left.").status == 0)
-        journey.waitFor("the label spoken") { ($0["spokenLabels"]?.integerValue ?? 0) > before }
-        let saidAt = journey.status()["position"]?.doubleValue ?? 0
-        journey.waitFor("six seconds more") { ($0["position"]?.doubleValue ?? 0) >= saidAt + 6 }
+        journey.waitFor("the label spoken") { $0.observed.spokenLabels > before }
+        let saidAt = journey.status().position
+        journey.waitFor("six seconds more") { $0.position >= saidAt + 6 }
         let captured = Audio.readCapture(journey.capture)
         _ = journey.finish()
 

@@ -12,11 +12,11 @@ import Testing
         defer { harness.stop() }
         #expect(throws: Never.self) { try harness.request(.timer(.start(pattern: nil, minutes: 1))).get() }
         try harness.advance(by: .milliseconds(11_500))
-        #expect(harness.result(.timer(.show))["remaining"]?.doubleValue == 48.5)
+        #expect(harness.result(.timer(.show))?.timer?.running?.remainingSeconds == 48.5)
         #expect(throws: Never.self) { try harness.request(.timer(.stop)).get() }
-        let recent = harness.result(.history(.recent))["recent"]?.arrayValue ?? []
+        let recent = harness.result(.history(.recent))?.recentRuns?.runs ?? []
         #expect(recent.count == 1)
-        #expect(recent.first?["title"]?.stringValue?.hasPrefix("Breathing timer, 4-6") == true, "\(recent)")
+        #expect(recent.first?.title.hasPrefix("Breathing timer, 4-6") == true, "\(recent)")
         let kept = PracticeKept(harness)
         #expect(kept.runs == 1)
         #expect(abs(kept.silentSeconds - 11.5) < 0.01, "kept \(kept.silentSeconds) s of silent practice")

@@ -1,3 +1,4 @@
+import ControlProtocol
 import DrivenDaemonSupport
 import Glibc
 import StillroomCore
@@ -30,68 +31,68 @@ import Testing
         return harness
     }
 
-    func status(_ harness: DaemonUnderTest) -> JSONValue { statusJSON(harness.ctl("status", "--json").stdout) }
+    func status(_ harness: DaemonUnderTest) -> StatusReport { statusReport(harness.ctl("status", "--json").stdout) }
 
-    func spoken(_ status: JSONValue) -> [String] { status["spoken"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    func spoken(_ status: StatusReport) -> [String] { status.observed.spoken }
 
     /// Types `keys` (`events` input events in all) and waits until the daemon has handled them and has no
     /// label waiting; returns what it said meanwhile.
     @discardableResult
-    func type(_ harness: KeyedDaemon, _ keys: String, events: Int) -> (said: [String], status: JSONValue) {
+    func type(_ harness: KeyedDaemon, _ keys: String, events: Int) -> (said: [String], status: StatusReport) {
         let before = status(harness)
-        let handled = before["inputEvents"]?.integerValue ?? 0
+        let handled = before.observed.inputEvents
         let count = spoken(before).count
-        let labels = before["spokenLabels"]?.integerValue ?? 0
+        let labels = before.observed.spokenLabels
         harness.typeKeys(keys)
-        let after = statusJSON(harness.waitUntil {
-            let now = statusJSON($0)
-            return (now["inputEvents"]?.integerValue ?? 0) >= handled + events && now["labelPending"]?.boolValue == false
-                && (now["spokenLabels"]?.integerValue ?? 0) > labels
+        let after = statusReport(harness.waitUntil {
+            let now = statusReport($0)
+            return now.observed.inputEvents >= handled + events && !now.observed.labelPending
+                && now.observed.spokenLabels > labels
         })
         return (Array(spoken(after).dropFirst(min(count, spoken(after).count))), after)
     }
 
     /// Waits until the daemon has said something containing `text`; returns the status then.
     @discardableResult
-    func waitToHear(_ harness: DaemonUnderTest, _ text: String) -> JSONValue {
-        statusJSON(harness.waitUntil { spoken(statusJSON($0)).contains { $0.contains(text) } })
+    func waitToHear(_ harness: DaemonUnderTest, _ text: String) -> StatusReport {
+        statusReport(harness.waitUntil { spoken(statusReport($0)).contains { $0.contains(text) } })
     }
 
     @Test func theKeyDescriberSaysWhatEachControlWouldDoDoesNothingAndTurnsItselfOffAfterAMinute() throws {
         let harness = drivenBox()
         try harness.start(keys: true)
         #expect(harness.ctl("play", "steady-breath").status == 0)
-        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
+        _ = harness.waitForStatus { statusReport($0).state == .playing }
         // K: BACK, then PLAY, held together (let go 2.5 s later): the describer comes on, said with labels off.
         var (said, now) = type(harness, "K", events: 4)
         #expect(said.last?.hasPrefix("Key describer on.") == true, "\(said)")
-        #expect(now["describer"]?.boolValue == true)
-        #expect(now["state"]?.stringValue == "playing") // PLAY joining BACK did not pause
+        #expect(now.observed.describer)
+        #expect(now.state == .playing) // PLAY joining BACK did not pause
 
         // Each control says what it would do here, now, and does nothing else.
         (said, now) = type(harness, " ", events: 2)
         #expect(said == ["PLAY: pauses Steady breath."])
-        #expect(now["state"]?.stringValue == "playing")
+        #expect(now.state == .playing)
         (said, now) = type(harness, "\u{1B}[C", events: 1)
         #expect(said.count == 1 && said[0].hasPrefix("Turn: seeks, 15 seconds a click"), "\(said)")
         (said, now) = type(harness, "\u{7F}", events: 2) // Backspace: BACK
         #expect(said == ["BACK: back to the library."])
-        #expect(now["page"]?.stringValue == "player")
+        #expect(now.observed.page == "player")
         (said, now) = type(harness, "\r", events: 2)
         #expect(said == ["The knob's press: opens the transcript."])
-        #expect(now["page"]?.stringValue == "player")
+        #expect(now.observed.page == "player")
         (said, now) = type(harness, "F", events: 3)
         #expect(said == ["The knob, held: adds Steady breath to favourites."])
         #expect(!harness.ctl("show", "steady-breath").stdout.contains("Favourite"))
-        #expect(now["state"]?.stringValue == "playing")
-        #expect(now["lastCheckpoint"]?["position"]?.doubleValue ?? 0 < 60, "a seek happened") // no seek committed
+        #expect(now.state == .playing)
+        #expect(now.lastCheckpoint?.position ?? 0 < 60, "a seek happened") // no seek committed
 
         // A minute without a touch (two seconds at ×30): it turns itself off and says so.
         now = waitToHear(harness, "A minute without a touch: key describer off.")
-        #expect(now["describer"]?.boolValue == false)
+        #expect(!now.observed.describer)
         // And PLAY works again.
         harness.typeKeys(" ")
-        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "paused" }
+        _ = harness.waitForStatus { statusReport($0).state == .paused }
         let (status, _) = harness.stop()
         #expect(status == 0)
     }
@@ -102,7 +103,7 @@ import Testing
         type(harness, "K", events: 4)
         let (said, now) = type(harness, "K", events: 4)
         #expect(said.last == "Key describer off. The controls work again.")
-        #expect(now["describer"]?.boolValue == false)
+        #expect(!now.observed.describer)
         harness.stop()
     }
 
@@ -115,13 +116,13 @@ import Testing
         // On the library, labels off: the guide is said anyway, and BACK let go does nothing more.
         var (said, now) = type(harness, "G", events: 2)
         #expect(said == [Guide.text(.library)])
-        #expect(now["page"]?.stringValue == "home")
+        #expect(now.observed.page == "home")
         // On the player.
         #expect(harness.ctl("play", "steady-breath").status == 0)
-        _ = harness.waitForStatus { statusJSON($0)["page"]?.stringValue == "player" }
+        _ = harness.waitForStatus { statusReport($0).observed.page == "player" }
         (said, now) = type(harness, "G", events: 2)
         #expect(said == [Guide.text(.player)])
-        #expect(now["page"]?.stringValue == "player") // not back, not home
+        #expect(now.observed.page == "player") // not back, not home
         harness.stop()
     }
 
@@ -154,7 +155,7 @@ import Testing
         harness.ctl("settings", "set", "dim-after", "3600") // thirty seconds pass in one: no dimming meanwhile
         var (said, now) = type(harness, "L", events: 4)
         #expect(said == ["Spoken labels on."])
-        #expect(now["page"]?.stringValue == "home") // neither BACK nor the knob did its own job
+        #expect(now.observed.page == "home") // neither BACK nor the knob did its own job
         #expect(!harness.ctl("show", "steady-breath").stdout.contains("Favourite"))
         (said, now) = type(harness, "L", events: 4)
         #expect(said == ["Spoken labels off."])
@@ -193,15 +194,15 @@ import Testing
         _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("sessions").stdout.contains("gone-sweep") }
         harness.ctl("settings", "set", "spoken-labels", "on")
         #expect(harness.ctl("play", "steady-breath").status == 0)
-        _ = harness.waitForStatus { statusJSON($0)["state"]?.stringValue == "playing" }
+        _ = harness.waitForStatus { statusReport($0).state == .playing }
         harness.ctl("download", "gone-sweep")
         // The notice is on screen (and in status) while the recording still plays: not said.
-        let noticed = statusJSON(harness.waitForStatus {
-            let now = statusJSON($0)
-            return now["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "download-failed" } == true
-                && now["labelPending"]?.boolValue == false
+        let noticed = statusReport(harness.waitForStatus {
+            let now = statusReport($0)
+            return now.notices.contains { $0.kind == .downloadFailed }
+                && !now.observed.labelPending
         })
-        #expect(noticed["state"]?.stringValue == "playing", "the recording ended before the notice came; the test proves nothing")
+        #expect(noticed.state == .playing, "the recording ended before the notice came; the test proves nothing")
         #expect(!spoken(noticed).contains { $0.contains("A download failed") }, "\(spoken(noticed))")
         // The recording ends: then it is said, after "Session finished.", with the advice.
         let heard = waitToHear(harness, "Notice: A download failed.")

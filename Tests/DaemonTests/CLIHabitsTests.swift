@@ -13,8 +13,8 @@ import Testing
         try harness.advance(by: .seconds(2))
         let seek = harness.ctl("seek", "12")
         #expect(seek.stdout.hasPrefix("Playing: Long sweep (long) at 0:12 of 0:20"), "\(seek)")
-        let json = statusJSON(harness.ctl("seek", "+3", "--json").stdout)
-        #expect(abs((json["position"]?.doubleValue ?? 0) - 15) < 0.001, "\(json)")
+        let json = statusReport(harness.ctl("seek", "+3", "--json").stdout)
+        #expect(abs(json.position - 15) < 0.001, "\(json)")
     }
 
     @Test func contradictoryOrExtraWordsAreUsageErrors() throws {

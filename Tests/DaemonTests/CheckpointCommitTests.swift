@@ -1,3 +1,4 @@
+import ControlProtocol
 import DrivenDaemonSupport
 import Glibc
 import SQLiteStore
@@ -12,11 +13,11 @@ import Testing
 @Suite struct CheckpointCommitTests {
     /// Pauses and lets the pause's own checkpoint be written (the saved place is where it stopped): from
     /// then on nothing is written until playing again, so the files can be read between two commits.
-    private func pauseAndSettle(_ harness: DrivenDaemon) throws -> JSONValue {
+    private func pauseAndSettle(_ harness: DrivenDaemon) throws -> StatusReport {
         #expect(throws: Never.self) { try harness.request(.pause).get() }
         return try harness.advance(until: { status in
-            status["state"]?.stringValue == "paused"
-                && status["lastCheckpoint"]?["position"]?.doubleValue == status["position"]?.doubleValue
+            status.state == .paused
+                && status.lastCheckpoint?.position == status.position
         }, within: .seconds(5))
     }
 
@@ -52,24 +53,24 @@ import Testing
         try harness.start()
         #expect(throws: Never.self) { try harness.request(.play(session: "steady-breath")).get() }
         // Past the first 10 s heard, where the run is first inserted (a write of its own, once per run).
-        try harness.advance(until: { ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= 20 }, within: .seconds(60))
+        try harness.advance(until: { ($0.lastCheckpoint?.position ?? 0) >= 20 }, within: .seconds(60))
         let first = try pauseAndSettle(harness)
         let before = try commits(harness)
-        let from = try #require(first["lastCheckpoint"]?["position"]?.doubleValue)
+        let from = try #require(first.lastCheckpoint?.position)
 
         #expect(throws: Never.self) { try harness.request(.resume).get() }
         // Five periodic checkpoints or more, well before 90 % of the five minutes, where completion is
         // written at once (a write of its own: the count would not be one a checkpoint then).
-        try harness.advance(until: { ($0["lastCheckpoint"]?["position"]?.doubleValue ?? 0) >= from + 50 }, within: .seconds(120))
+        try harness.advance(until: { ($0.lastCheckpoint?.position ?? 0) >= from + 50 }, within: .seconds(120))
         let second = try pauseAndSettle(harness)
         let after = try commits(harness)
-        try #require((second["position"]?.doubleValue ?? 300) < 250, "the session neared its end")
+        try #require(second.position < 250, "the session neared its end")
 
         try #require(after.salt == before.salt, "the -wal restarted in between (a checkpoint of the WAL)")
         let commits = after.commits - before.commits
         // And those commits kept the practice run up to date: one run, all that was heard, up to the pause.
         let kept = PracticeKept(harness)
-        let stoppedAt = try #require(second["position"]?.doubleValue)
+        let stoppedAt = second.position
         harness.stop()
         let checkpoints = checkpointsBetweenPauses(harness.log)
         #expect(checkpoints >= 5, "only \(checkpoints) checkpoints were written")

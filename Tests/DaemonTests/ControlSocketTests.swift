@@ -24,17 +24,17 @@ import Testing
         #expect(playing.contains("\"session\":\"long\""))
         #expect(playing.contains("\"duration\":20"))
         #expect(harness.ctl("pause").status == 0)
-        let paused = statusJSON(harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") && $0.contains("\"state\":\"paused\"") })
-        #expect(paused["pauseReason"]?.stringValue == "user")
-        let start = paused["position"]?.doubleValue ?? -1
+        let paused = statusReport(harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") && $0.contains("\"state\":\"paused\"") })
+        #expect(paused.live?.pauseReason == .user)
+        let start = paused.position
         #expect(start >= 0 && start < 15, "paused at \(start) s")
 
         func position(after arguments: String...) -> (position: Double, checkpoint: Double) {
             let answer = harness.ctl(arguments + ["--json"])
             #expect(answer.status == 0, "\(arguments): \(answer.stderr)")
-            let status = statusJSON(harness.ctl("status", "--json").stdout)
-            #expect(status["state"]?.stringValue == "paused", "a seek while paused stays paused")
-            return (status["position"]?.doubleValue ?? -1, status["lastCheckpoint"]?["position"]?.doubleValue ?? -1)
+            let status = statusReport(harness.ctl("status", "--json").stdout)
+            #expect(status.state == .paused, "a seek while paused stays paused")
+            return (status.position, status.lastCheckpoint?.position ?? -1)
         }
         let forward = position(after: "seek", "+1")
         #expect(abs(forward.position - (start + 1)) <= 0.001, "seek +1 from \(start) s reached \(forward.position) s")
@@ -126,9 +126,9 @@ import Testing
         harness.extraArguments = ["--display", "png@480x320:" + screenPath, "--preview", "off"]
         try harness.start()
         let shot = harness.directory.file("shot.png")
-        func framesPresented() -> Int { statusJSON(harness.ctl("status", "--json").stdout)["framesPresented"]?.integerValue ?? -1 }
+        func framesPresented() -> Int { statusReport(harness.ctl("status", "--json").stdout).observed.framesPresented ?? -1 }
         // The first frame is on the screen (and in the file) once one has been presented.
-        _ = harness.waitForStatus { (statusJSON($0)["framesPresented"]?.integerValue ?? 0) >= 1 }
+        _ = harness.waitForStatus { (statusReport($0).observed.framesPresented ?? 0) >= 1 }
         var screen: Frame?, taken: Frame?
         for _ in 0..<20 where taken == nil {
             let before = framesPresented()

@@ -45,9 +45,9 @@ import Testing
         let daemon = box()
         try daemon.start()
         defer { daemon.stop() }
-        let notices = daemon.status()["notices"]?.arrayValue ?? []
-        let notice = notices.first { $0["kind"]?.stringValue == "controls-missing" }
-        #expect(notice?["message"]?.stringValue == "Not answering yet: PLAY, BACK and pressing the knob (\"stillroom-test-late-buttons\"); "
+        let notices = daemon.status().notices
+        let notice = notices.first { $0.kind == .controlsMissing }
+        #expect(notice?.message == "Not answering yet: PLAY, BACK and pressing the knob (\"stillroom-test-late-buttons\"); "
             + "turning the knob (\"stillroom-test-late-knob\"); the headphone socket (\"stillroom-test-late-jack\").", "\(notices)")
         let doctor = daemon.ctl("doctor")
         #expect(doctor.status == 1, "\(doctor)")
@@ -56,17 +56,17 @@ import Testing
         #expect(doctor.stdout.contains("the device names are in /proc/bus/input/devices"), "\(doctor.stdout)")
         // Everything else works: the CLI plays, and the recording is heard.
         #expect(daemon.ctl("play", "steady-breath").status == 0)
-        let playing = try daemon.advance(until: { ($0["position"]?.doubleValue ?? 0) >= 3 })
-        #expect(playing["state"]?.stringValue == "playing")
+        let playing = try daemon.advance(until: { $0.position >= 3 })
+        #expect(playing.state == .playing)
         // Dismissed, the notice goes (until a device goes again); the doctor still says it.
         #expect(daemon.ctl("dismiss", "--notice", "-5").status == 0)
-        #expect(daemon.status()["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "controls-missing" } == false)
+        #expect(!daemon.status().notices.contains { $0.kind == .controlsMissing })
         #expect(daemon.ctl("doctor").stdout.contains("FAIL input"))
         #expect(daemon.log.contains("input: evdev: no input device named \"stillroom-test-late-buttons\""), "\(daemon.log)")
         // A restart with the devices still missing starts again, and says it again (a dismissal is this run's).
         daemon.stop()
         try daemon.start()
-        #expect(daemon.status()["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "controls-missing" } == true)
+        #expect(daemon.status().notices.contains { $0.kind == .controlsMissing })
         #expect(daemon.ctl("play", "steady-breath").status == 0)
     }
 }

@@ -29,38 +29,38 @@ import Testing
         let harness = damagedHarness()
         try harness.start()
         #expect(throws: Never.self) { try harness.request(.play(session: "long")).get() }
-        let stopped = try harness.advance(until: { ["paused", "ended"].contains($0["state"]?.stringValue) }, within: .seconds(60))
-        #expect(stopped["state"]?.stringValue == "paused", "\(stopped)")
-        #expect(stopped["pauseReason"]?.stringValue == "damagedRecording", "\(stopped)")
-        #expect(stopped["error"]?.stringValue?.contains("damaged") == true, "\(stopped)")
-        let position = stopped["position"]?.doubleValue ?? -1
-        let length = stopped["duration"]?.doubleValue ?? 0
+        let stopped = try harness.advance(until: { [.paused, .ended].contains($0.state) }, within: .seconds(60))
+        #expect(stopped.state == .paused, "\(stopped)")
+        #expect(stopped.live?.pauseReason == .damagedRecording, "\(stopped)")
+        #expect(stopped.live?.error?.contains("damaged") == true, "\(stopped)")
+        let position = stopped.position
+        let length = stopped.duration
         #expect(position > 4 && position < length - 2, "stopped at \(position) of \(length) s: not at the end")
         // The place is kept, not cleared as an end would.
-        #expect(stopped["lastCheckpoint"]?["position"]?.doubleValue == position, "\(stopped)")
-        let recent = harness.result(.history(.recent))["recent"]?.arrayValue ?? []
-        #expect(recent.first?["completed"]?.boolValue != true, "\(recent)")
+        #expect(stopped.lastCheckpoint?.position == position, "\(stopped)")
+        let recent = harness.result(.history(.recent))?.recentRuns?.runs ?? []
+        #expect(recent.first?.completed != true, "\(recent)")
         #expect(harness.stop().status == 0)
         let log = harness.log
         #expect(log.contains("decoding") && log.contains("failed at frame"), "\(log)")
         // After a restart the box offers to resume where it stopped.
         try harness.start()
         let offered = harness.status()
-        #expect(offered["resumeOffer"]?["session"]?.stringValue == "long", "\(offered)")
+        #expect(offered.resumeOffer?.session == "long", "\(offered)")
     }
 
     @Test func theKnobCanSkipPastTheDamage() throws {
         let harness = damagedHarness()
         try harness.start()
         #expect(throws: Never.self) { try harness.request(.play(session: "long")).get() }
-        let stopped = try harness.advance(until: { $0["pauseReason"]?.stringValue == "damagedRecording" }, within: .seconds(60))
-        let length = stopped["duration"]?.doubleValue ?? 20
+        let stopped = try harness.advance(until: { $0.live?.pauseReason == .damagedRecording }, within: .seconds(60))
+        let length = stopped.duration
         let beyond = (length - 3).rounded(.down) // past the damage, which starts near 8 s and lasts about a second
         #expect(throws: Never.self) { try harness.request(.seek(.to(seconds: beyond))).get() }
         #expect(throws: Never.self) { try harness.request(.resume).get() }
-        let after = try harness.advance(until: { $0["state"]?.stringValue == "ended" || ($0["position"]?.doubleValue ?? 0) > beyond + 1 },
+        let after = try harness.advance(until: { $0.state == .ended || $0.position > beyond + 1 },
                                         within: .seconds(60))
-        #expect((after["position"]?.doubleValue ?? 0) > beyond, "\(after)")
-        #expect(after["pauseReason"]?.stringValue != "damagedRecording", "\(after)")
+        #expect(after.position > beyond, "\(after)")
+        #expect(after.live?.pauseReason != .damagedRecording, "\(after)")
     }
 }

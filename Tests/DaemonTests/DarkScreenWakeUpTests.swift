@@ -19,16 +19,16 @@ import Testing
         try harness.start() // the dim and dark timers start with the stored settings
         let loop = try #require(harness.virtual?.loop)
 
-        #expect(harness.status()["screen"]?.stringValue == "on")
+        #expect(harness.status().observed.screen == "on")
         let lit = try #require(loop.nextWallDeadline, "no wall-clock timer while the screen is lit").timeIntervalSince(loop.wallNow)
         #expect(lit > 0 && lit <= 60)
 
         // The dark timer fires 10 s after the start.
-        let status = try harness.advance(until: { $0["screen"]?.stringValue == "off" }, within: .seconds(60))
-        #expect(status["screen"]?.stringValue == "off")
+        let status = try harness.advance(until: { $0.observed.screen == "off" }, within: .seconds(60))
+        #expect(status.observed.screen == "off")
         #expect(loop.nextWallDeadline == nil, "a wall-clock timer still waits in the dark")
         try harness.advance(by: .seconds(180))
-        #expect(harness.status()["screen"]?.stringValue == "off", "the screen woke by itself")
+        #expect(harness.status().observed.screen == "off", "the screen woke by itself")
     }
 }
 

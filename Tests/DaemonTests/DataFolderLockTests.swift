@@ -130,7 +130,7 @@ import Testing
         defer { close(copy) }
         #expect(harness.stop().status == 0)
         #expect(throws: Never.self) { try harness.start() }
-        #expect(harness.status()["state"] != nil)
+        #expect(harness.status().state != .unknown)
         harness.stop()
     }
 

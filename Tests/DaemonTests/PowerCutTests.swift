@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import StillroomCore
 import TestSupport
@@ -5,6 +6,8 @@ import Testing
 
 /// The JSON that `stillroomctl status --json` printed.
 func statusJSON(_ text: String) -> JSONValue { (try? JSONValue.parse(Array(text.utf8))) ?? .null }
+/// `stillroomctl status --json`'s text read back as the CLI reads it.
+func statusReport(_ text: String) -> StatusReport { StatusReport(json: statusJSON(text)) }
 
 @Suite struct PowerCutTests {
     /// The bounds stated exactly: offer = checkpoint − 5 s, and heard − 10 s ≤ checkpoint ≤ heard; so

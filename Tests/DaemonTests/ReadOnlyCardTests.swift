@@ -1,3 +1,4 @@
+import ControlProtocol
 import DrivenDaemonSupport
 import Glibc
 import StillroomCore
@@ -18,8 +19,8 @@ import Testing
 
     func json(_ text: String) -> JSONValue { (try? JSONValue.parse(Array(text.utf8))) ?? .null }
 
-    func storageNotice(_ status: JSONValue) -> JSONValue? {
-        status["notices"]?.arrayValue?.first { $0["kind"]?.stringValue == "storage-read-only" }
+    func storageNotice(_ status: StatusReport) -> StatusReport.Notice? {
+        status.notices.first { $0.kind == .storageReadOnly }
     }
 
     @Test func aCardThatFailsWhileListeningKeepsPlayingAndSaysNothingCanBeSaved() throws {
@@ -33,9 +34,9 @@ import Testing
         #expect(card.refusesWrites)
         // The pause's checkpoint is the first write to meet the failed card.
         #expect(harness.ctl("pause").status == 0)
-        let said = json(harness.waitForStatus { $0.contains("storage-read-only") })
+        let said = statusReport(harness.waitForStatus { $0.contains("storage-read-only") })
         #expect(storageNotice(said) != nil, "\(said)")
-        #expect(said["storage"]?["canSave"]?.boolValue == false)
+        #expect(said.live?.storageProblem != nil)
         #expect(harness.ctl("resume").status == 0)
         let playing = harness.waitForStatus { ($0.contains("\"state\":\"playing\"")) && (ControlJSON.number("position", in: $0) ?? 0) >= 3 }
         #expect(playing.contains("\"session\":\"long\""))
@@ -58,18 +59,18 @@ import Testing
         try harness.start(keys: true)
         #expect(harness.ctl("settings", "set", "spoken-labels", "on").status == 0)
         card.fail()
-        let before = json(harness.ctl("status", "--json").stdout)
-        let events = before["inputEvents"]?.integerValue ?? -1
-        let said = before["spokenLabels"]?.integerValue ?? -1
+        let before = statusReport(harness.ctl("status", "--json").stdout)
+        let events = before.observed.inputEvents
+        let said = before.observed.spokenLabels
         // The knob turned to the end of the library (the settings), pressed: settings, on the text size;
         // pressed again: the text size changes, which the card cannot keep.
         harness.typeKeys(String(repeating: "\u{1B}[B", count: 40) + "\r\r")
-        let settled = json(harness.waitForStatus {
-            let status = json($0)
-            return (status["inputEvents"]?.integerValue ?? 0) >= events + 44 && status["labelPending"]?.boolValue == false
+        let settled = statusReport(harness.waitForStatus {
+            let status = statusReport($0)
+            return status.observed.inputEvents >= events + 44 && !status.observed.labelPending
         })
-        let spoken = (settled["spoken"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let new = Array(spoken.suffix((settled["spokenLabels"]?.integerValue ?? 0) - said))
+        let spoken = settled.observed.spoken
+        let new = Array(spoken.suffix(settled.observed.spokenLabels - said))
         #expect(new.contains("Text size not changed: the setting could not be saved."), "\(new)")
         #expect(!new.contains { $0.lowercased().contains("large") }, "the change was said: \(new)")
         #expect(json(harness.ctl("settings", "--json").stdout)["text-size"]?.stringValue != "large")
@@ -88,9 +89,9 @@ import Testing
         card.fail()
         #expect(card.refusesWrites)
         try harness.advance(by: .seconds(30)) // its saves at 10, 20 and 30 s meet the failed card
-        #expect(harness.result(.timer(.show))["remaining"]?.doubleValue == 25, "the timer stopped on the failed card")
+        #expect(harness.result(.timer(.show))?.timer?.running?.remainingSeconds == 25, "the timer stopped on the failed card")
         try harness.advance(by: .seconds(30))
-        #expect(harness.result(.timer(.show))["remaining"] == nil, "the timer did not end")
+        #expect(harness.result(.timer(.show))?.timer?.running == nil, "the timer did not end")
         let status = harness.status()
         #expect(storageNotice(status) != nil, "\(status)")
         #expect(PracticeKept(harness).runs == 0)
@@ -111,12 +112,12 @@ import Testing
         card.fail()
 
         try harness.start() // before: "cannot start: data directory … is not writable", exit 1, restarted forever
-        let status = json(harness.ctl("status", "--json").stdout)
-        #expect(status["daemon"]?.boolValue == true)
-        #expect(storageNotice(status)?["message"]?.stringValue?.contains("nothing new can be kept") == true, "\(status)")
+        let status = statusReport(harness.ctl("status", "--json").stdout)
+        #expect(status.live != nil) // the daemon answered, not the CLI alone
+        #expect(storageNotice(status)?.message.contains("nothing new can be kept") == true, "\(status)")
         // What was saved still shows: the place to resume, the volume, the favourite.
-        #expect(status["resumeOffer"]?["session"]?.stringValue == "long", "\(status)")
-        #expect(status["volume"]?.doubleValue == 35)
+        #expect(status.resumeOffer?.session == "long", "\(status)")
+        #expect(status.live?.volume == 35)
         #expect(harness.ctl("sessions", "--favorites").stdout.contains("sweep"))
         #expect(harness.ctl("play").status == 0)
         let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") && (ControlJSON.number("position", in: $0) ?? 0) >= 8 }
@@ -167,9 +168,9 @@ import Testing
         card.fail()
 
         harness.start()
-        let status = json(harness.ctl("status", "--json").stdout)
-        #expect(status["resumeOffer"]?["session"]?.stringValue == "long", "\(status)")
-        #expect(status["volume"]?.doubleValue == 35, "\(status)")
+        let status = statusReport(harness.ctl("status", "--json").stdout)
+        #expect(status.resumeOffer?.session == "long", "\(status)")
+        #expect(status.live?.volume == 35, "\(status)")
     }
 
     @Test func aFirstBootOnAFailedCardStillPlays() throws {
@@ -180,7 +181,7 @@ import Testing
         try harness.start()
         #expect(harness.ctl("play", "sweep").status == 0)
         let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
-        #expect(storageNotice(json(playing)) != nil, "\(playing)")
+        #expect(storageNotice(statusReport(playing)) != nil, "\(playing)")
         let (status, log) = harness.stop()
         #expect(status == 0)
         #expect(log.contains("nothing could be read; starting with empty data in memory"), "\(log)")

@@ -21,14 +21,14 @@ import Testing
         #expect(throws: Never.self) { try harness.request(.play(session: "steady-breath")).get() }
         let choice = try ControlCommand.ReminderChoice.parse(time: "21:22", days: nil, style: nil, quiet: nil)
         #expect(throws: Never.self) { try harness.request(.reminder(.set(choice))).get() }
-        func reminder() -> JSONValue { harness.result(.reminder(.show)) }
+        func reminder() -> ReminderReport? { harness.result(.reminder(.show))?.reminder }
         // Due at 21:22, a minute and a half into the five-minute session: it waits for the session's end.
-        let whileDue = try harness.advance(until: { _ in reminder()["waiting"]?.boolValue == true }, within: .seconds(150))
-        #expect(whileDue["state"]?.stringValue == "playing", "the reminder was not waiting while the session played: \(whileDue)")
-        #expect(reminder()["card"]?.boolValue == false)
+        let whileDue = try harness.advance(until: { _ in reminder()?.waiting == true }, within: .seconds(150))
+        #expect(whileDue.state == .playing, "the reminder was not waiting while the session played: \(whileDue)")
+        #expect(reminder()?.card == false)
         #expect(throws: Never.self) { try harness.request(.seek(.to(seconds: 295))).get() }
-        try harness.advance(until: { _ in reminder()["card"]?.boolValue == true }, within: .seconds(60))
-        #expect(reminder()["card"]?.boolValue == true, "no card after the session ended")
+        try harness.advance(until: { _ in reminder()?.card == true }, within: .seconds(60))
+        #expect(reminder()?.card == true, "no card after the session ended")
         harness.stop()
         let log = harness.log
         #expect(log.contains("reminder: a silent card (sound not allowed now)"))
@@ -67,8 +67,8 @@ import Testing
         #expect(throws: Never.self) { try harness.request(.play(session: "steady-breath")).get() }
         try harness.advance(by: .seconds(3 * 60))
         #expect(chimes() == 1, "it chimed during the session")
-        #expect(harness.result(.reminder(.show))["waiting"]?.boolValue == true)
-        try harness.advance(until: { $0["state"]?.stringValue == "ended" }, within: .seconds(600))
+        #expect(harness.result(.reminder(.show))?.reminder?.waiting == true)
+        try harness.advance(until: { $0.state == .ended }, within: .seconds(600))
         try harness.advance(by: .seconds(5))
         #expect(chimes() == 2, "day two did not chime after the session")
         #expect(harness.ctl("reminder").stdout.contains(next(after: 2)))
@@ -89,13 +89,13 @@ import Testing
         #expect(harness.ctl("settings", "set", "spoken-labels", "on").status == 0)
         try harness.advance(by: .seconds(3 * 86_400))
         #expect(harness.log.components(separatedBy: "reminder: a silent card").count - 1 == 3)
-        let cards = harness.status()["notices"]?.arrayValue?.filter { $0["kind"]?.stringValue == "reminder" } ?? []
+        let cards = harness.status().notices.filter { $0.kind == .reminder }
         #expect(cards.count == 1, "\(cards)")
         harness.stop()
         try harness.start()
-        let spoken = try harness.advance(until: { ($0["spoken"]?.arrayValue ?? []).contains { $0.stringValue?.contains("Notice") == true } },
+        let spoken = try harness.advance(until: { $0.observed.spoken.contains { $0.contains("Notice") } },
                                          within: .seconds(30))
-        let said = (spoken["spoken"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")
+        let said = spoken.observed.spoken.joined(separator: " ")
         #expect(said.components(separatedBy: "Notice:").count - 1 == 1, "\(said)")
     }
 

@@ -85,7 +85,7 @@ import Testing
         let folder = harness.directory.file("run/screenshots")
         for shot in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] {
             let answer = harness.result(.screenshot(name: "shot-\(shot).png"))
-            #expect(answer["path"]?.stringValue == folder + "/shot-\(shot).png", "\(answer)")
+            #expect(answer?.screenshot?.path == folder + "/shot-\(shot).png", "\(answer)")
         }
         let left = Subprocess.run("/bin/sh", ["-c", "ls '\(folder)' | sort -V | tr '\\n' ' '"]).stdout
         #expect(left == "shot-3.png shot-4.png shot-5.png shot-6.png shot-7.png shot-8.png shot-9.png shot-10.png ", "\(left)")

@@ -1,3 +1,4 @@
+import ControlProtocol
 import DrivenDaemonSupport
 import Glibc
 import StillroomCore
@@ -10,10 +11,10 @@ import Testing
 @Suite struct SpokenLabelsTests {
     /// Waits until the daemon has handled `events` input events in all and has no label pending; returns
     /// that status.
-    func settled(_ harness: DrivenDaemon, events: Int) -> JSONValue {
-        statusJSON(harness.waitForStatus {
-            let status = statusJSON($0)
-            return (status["inputEvents"]?.integerValue ?? 0) >= events && status["labelPending"]?.boolValue == false
+    func settled(_ harness: DrivenDaemon, events: Int) -> StatusReport {
+        statusReport(harness.waitForStatus {
+            let status = statusReport($0)
+            return status.observed.inputEvents >= events && !status.observed.labelPending
         })
     }
 
@@ -21,13 +22,13 @@ import Testing
         let harness = DrivenDaemon(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
         try harness.start(keys: true)
         harness.ctl("settings", "set", "spoken-labels", "on")
-        let before = statusJSON(harness.ctl("status", "--json").stdout)
-        let spokenBefore = before["spokenLabels"]?.integerValue ?? -1
-        let eventsBefore = before["inputEvents"]?.integerValue ?? -1
+        let before = statusReport(harness.ctl("status", "--json").stdout)
+        let spokenBefore = before.observed.spokenLabels
+        let eventsBefore = before.observed.inputEvents
         harness.typeKeys("\u{1B}[B\u{1B}[B\u{1B}[B\u{1B}[A\u{1B}[B") // five turns in a burst
         let after = settled(harness, events: eventsBefore + 5)
-        #expect(after["inputEvents"]?.integerValue == eventsBefore + 5, "\(after)")
-        #expect(after["spokenLabels"]?.integerValue == spokenBefore + 1)
+        #expect(after.observed.inputEvents == eventsBefore + 5, "\(after)")
+        #expect(after.observed.spokenLabels == spokenBefore + 1)
         harness.stop()
     }
 
@@ -35,11 +36,11 @@ import Testing
         let harness = DrivenDaemon(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
         try harness.start(keys: true)
         // The count before typing (the terminal backend reports the jack's state at start, for one).
-        let eventsBefore = statusJSON(harness.ctl("status", "--json").stdout)["inputEvents"]?.integerValue ?? -1
+        let eventsBefore = statusReport(harness.ctl("status", "--json").stdout).observed.inputEvents
         harness.typeKeys("\u{1B}[B\u{1B}[B")
         let after = settled(harness, events: eventsBefore + 2)
-        #expect(after["inputEvents"]?.integerValue == eventsBefore + 2, "\(after)")
-        #expect(after["spokenLabels"]?.integerValue == 0)
+        #expect(after.observed.inputEvents == eventsBefore + 2, "\(after)")
+        #expect(after.observed.spokenLabels == 0)
         harness.stop()
     }
 }

@@ -27,7 +27,7 @@ import Testing
         }
 
         var requestLies: Bool { Files.exists(folder + "/request") }
-        func update() -> JSONValue { harness.result(.update(.status))["update"] ?? .null }
+        func update() -> JSONValue { harness.result(.update(.status))?.json["update"] ?? .null }
         func state() -> String? { update()["state"]?.stringValue }
         func playRefused() -> Bool { harness.ctl("play", "sweep").status != 0 }
         func report(_ text: String) {
@@ -72,7 +72,7 @@ import Testing
         #expect(box.state() == "failed", "\(box.update())")
         #expect(box.update()["message"]?.stringValue?.contains("did not take the request") == true, "\(box.update())")
         #expect(!box.requestLies, "the request was left for a late agent")
-        #expect(box.harness.status()["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "update-failed" } == true)
+        #expect(box.harness.status().notices.contains { $0.kind == .updateFailed })
         let play = box.harness.ctl("play", "sweep")
         #expect(play.status == 0, "\(play)")
         #expect(box.harness.ctl("update", "status").stdout.contains("did not take the request"))

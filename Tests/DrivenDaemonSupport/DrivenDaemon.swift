@@ -166,11 +166,12 @@ public final class DrivenDaemon {
 
     /// Moves virtual time on, deadline by deadline, until `condition` holds on the status as
     /// `stillroomctl status --json` prints it (for at most an hour of it: a guard, not a timing). Giving up
-    /// fails the test at the caller's line.
+    /// fails the test at the caller's line. (For a test that reads the CLI's text; `advance(until:)` reads
+    /// the status itself.)
     @discardableResult
     public func waitForStatus(within limit: Duration = .seconds(3600), sourceLocation: SourceLocation = #_sourceLocation,
                               _ condition: (String) -> Bool) -> String {
-        func text() -> String { ControlCodec.json(status()) }
+        func text() -> String { ControlCodec.json(status().json) }
         let met = (try? virtual?.advance(until: { condition(text()) }, within: limit)) ?? false
         if met != true {
             Issue.record("the status waited for never came within \(limit) of the box's time; the last: \(text().prefix(800))",
@@ -184,7 +185,7 @@ public final class DrivenDaemon {
 
     /// Answers `command` as the control socket would, then runs what the answer set in motion.
     @discardableResult
-    public func request(_ command: ControlCommand) -> Result<JSONValue, ControlError> {
+    public func request(_ command: ControlCommand) -> Result<ControlReply, ControlError> {
         guard let daemon else { return .failure(ControlError(.failed, "not running")) }
         nextRequestID += 1
         let answer = daemon.answer(ControlRequest(id: nextRequestID, command))
@@ -194,19 +195,23 @@ public final class DrivenDaemon {
 
     /// Answers a request as it came off the socket, whatever it says (a client that is not stillroomctl).
     @discardableResult
-    public func request(raw request: ControlRequest, uid: UInt32 = 0) -> Result<JSONValue, ControlError> {
+    public func request(raw request: ControlRequest, uid: UInt32 = 0) -> Result<ControlReply, ControlError> {
         guard let daemon else { return .failure(ControlError(.failed, "not running")) }
         let answer = daemon.answer(request, from: PeerCredentials(pid: 1, uid: uid, gid: uid))
         try? virtual?.settle()
         return answer
     }
 
-    /// The answer's result, or `.null` for a refusal.
-    public func result(_ command: ControlCommand) -> JSONValue {
-        (try? request(command).get()) ?? .null
+    /// The answer, or nil for a refusal.
+    public func result(_ command: ControlCommand) -> ControlReply? {
+        try? request(command).get()
     }
 
-    public func status() -> JSONValue { result(.status) }
+    /// The status, as the daemon answers it (the typed values the socket's JSON is made from).
+    public func status() -> StatusReport {
+        guard case .status(let report)? = result(.status) else { preconditionFailure("status answered without the status") }
+        return report
+    }
 
     /// Moves virtual time on by `duration`; everything due on the way runs at its time.
     public func advance(by duration: Duration) throws {
@@ -214,17 +219,35 @@ public final class DrivenDaemon {
         try virtual?.advance(by: duration)
     }
 
+    /// The status as JSON, for a test that still reads it as the CLI prints it.
+    public func statusJSON() -> JSONValue { status().json }
+
+    /// `advance(until:)` on the status as JSON.
+    @discardableResult
+    public func advance(untilJSON condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600),
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        try advance(until: { condition($0.json) }, within: limit, sourceLocation: sourceLocation).json
+    }
+
     /// Moves virtual time on until the status satisfies `condition`, for at most `limit` of it (a guard,
     /// not a timing: the expectations after it then fail on the last status). Returns the last status.
     @discardableResult
-    public func advance(until condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600),
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    public func advance(until condition: (StatusReport) -> Bool, within limit: Duration = .seconds(3600),
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> StatusReport {
         let loop = try #require(virtual, "not running")
         if try !loop.advance(until: { condition(status()) }, within: limit) {
-            let last = String(ControlCodec.json(status()).prefix(800))
+            let last = String(ControlCodec.json(status().json).prefix(800))
             Issue.record("the status waited for never came within \(limit) of the box's time; the last: \(last)",
                          sourceLocation: sourceLocation)
         }
         return status()
+    }
+}
+
+extension StatusReport {
+    /// What only a running daemon reports: always there for the daemon in this process.
+    public var observed: Observed {
+        guard let live else { preconditionFailure("a status without the daemon's own fields") }
+        return live.observed
     }
 }

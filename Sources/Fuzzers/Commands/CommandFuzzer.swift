@@ -54,17 +54,15 @@ final class CommandFuzzer {
             confine(&request)
             let answer = daemon.answer(request)
             answerAsTheAgent()
-            let line = ControlCodec.encode(ControlResponse(id: request.id, outcome: answer))
+            let line = ControlCodec.encode(ControlResponse(id: request.id, outcome: answer.map(\.json)))
             precondition(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")), "an answer is one line")
             precondition(ControlCodec.decodeResponse(Array(line.dropLast())) != nil, "an answer must decode: \(request)")
             precondition(daemon.runReadyWork(turns: 2), "the loop failed after \(request)")
         }
-        guard case .success(let status) = daemon.answer(ControlRequest(id: 0, command: "status")) else {
-            preconditionFailure("status must always answer")
+        guard case .success(.status(let status)) = daemon.answer(ControlRequest(id: 0, command: "status")) else {
+            preconditionFailure("status must always answer with the status")
         }
-        if let position = status["position"]?.doubleValue, let duration = status["duration"]?.doubleValue {
-            precondition(position >= 0 && position <= duration + 0.001, "position \(position) outside 0…\(duration)")
-        }
+        precondition(status.position >= 0 && status.position <= status.duration + 0.001, "position \(status.position) outside 0…\(status.duration)")
     }
 
     /// An install the daemon asked for is refused at once, as RAUC refuses a bad bundle: the box is free
