@@ -16,7 +16,7 @@ extension Daemon {
         return true
     }
 
-    func perform(_ effect: PlayerEffect) {
+    func perform(_ effect: OutputEffect) {
         switch effect {
         case .load(let id):
             guard let contentID = try? ContentID(validating: id), let session = anySession(contentID),
@@ -38,8 +38,6 @@ extension Daemon {
             save(ProgressSave(checkpoints: [.save(position)]))
         case .clearCheckpoint(let id):
             save(ProgressSave(checkpoints: [.clear(sessionID: id)]))
-        case .scheduleCheckpoint, .cancelCheckpointTimer:
-            break // the box's timer (Box+Timers.swift): it never passes these on
         }
     }
 

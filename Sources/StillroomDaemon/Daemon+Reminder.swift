@@ -29,11 +29,9 @@ extension Daemon {
 
     var unixNow: Int64 { Int64(loop.wallNow.timeIntervalSince1970) }
 
-    func perform(_ effects: [ReminderMachine.Effect]) {
+    func perform(_ effects: [ReminderAction]) {
         for effect in effects {
             switch effect {
-            case .schedule, .recheck:
-                break // the box's timers (Box+Timers.swift): it never passes these on
             case .chime:
                 if playChime() {
                     logger.info("reminder: chime")

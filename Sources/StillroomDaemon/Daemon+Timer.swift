@@ -16,15 +16,13 @@ extension Daemon {
     }
 
     /// The timer's effects (the rules are the box's: Box+Silent.swift, SilentPractice).
-    func perform(_ effect: SilentPractice.Effect) {
+    func perform(_ effect: SilentAction) {
         switch effect {
         case .started(let timer):
             logger.info("breathing timer: \(timer.patternName) for \(Int(timer.length.seconds) / 60) min")
         case .stopped(let completed, let seconds):
             logger.info("breathing timer: \(completed ? "finished" : "stopped") after \(Int(seconds)) s")
         case .softCue(let moment): cue(moment.rawValue)
-        case .endAlarm, .checkpointAlarm:
-            break // the box's timers (Box+Timers.swift): it never passes these on
         case .saveRun(let run, let started): saveTimerRun(run, startedMonotonic: started)
         }
     }

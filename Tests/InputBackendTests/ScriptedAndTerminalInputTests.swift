@@ -85,7 +85,11 @@ import TerminalInput
     }
 }
 
-@Suite struct TerminalInputTests {
+/// Serialized: the terminal's settings are saved for one terminal per process (the C shim keeps them in
+/// static memory a crash's signal handler can read), so two of these tests putting pseudo-terminals in raw
+/// mode at once would each find the other's saved first (seen: the first terminal of
+/// `aSecondTerminalInputStoppingLeavesTheFirstRaw` left raw, its settings slot taken by a neighbour's).
+@Suite(.serialized) struct TerminalInputTests {
     @Test func keysPipedInBecomeEventsOnTheLoop() throws {
         let loop = try EventLoop()
         var ends: [Int32] = [0, 0]

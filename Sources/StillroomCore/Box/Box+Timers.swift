@@ -72,7 +72,13 @@ extension Box {
             switch effect {
             case .scheduleCheckpoint(let at): return arm(.checkpoint, at: at)
             case .cancelCheckpointTimer: return cancel(.checkpoint)
-            default: return [.output(effect)]
+            case .load(let id): return [.output(.load(sessionID: id))]
+            case .startOutput(let frame): return [.output(.startOutput(fromFrame: frame))]
+            case .pauseOutput: return [.output(.pauseOutput)]
+            case .stopOutput: return [.output(.stopOutput)]
+            case .seekOutput(let frame): return [.output(.seekOutput(toFrame: frame))]
+            case .saveCheckpoint(let position): return [.output(.saveCheckpoint(position))]
+            case .clearCheckpoint(let id): return [.output(.clearCheckpoint(sessionID: id))]
             }
         }
     }
@@ -108,7 +114,10 @@ extension Box {
             case .endAlarm(nil): return cancel(.breathingEnd)
             case .checkpointAlarm(let after?): return arm(.breathingRunSave, at: now + after)
             case .checkpointAlarm(nil): return cancel(.breathingRunSave)
-            default: return [.silent(effect)]
+            case .started(let timer): return [.silent(.started(timer))]
+            case .stopped(let completed, let seconds): return [.silent(.stopped(completed: completed, seconds: seconds))]
+            case .softCue(let moment): return [.silent(.softCue(moment))]
+            case .saveRun(let run, let started): return [.silent(.saveRun(run, startedMonotonic: started))]
             }
         }
     }
@@ -120,7 +129,9 @@ extension Box {
             case .schedule(let at?): return arm(.reminder, at: .wallClock(at))
             case .schedule(nil): return cancel(.reminder)
             case .recheck(let at): return arm(.reminderRecheck, at: now + .seconds(max(1, at - wall / 1000)))
-            default: return [.reminder(effect)]
+            case .chime: return [.reminder(.chime)]
+            case .glow: return [.reminder(.glow)]
+            case .firedOn(let day): return [.reminder(.firedOn(day))]
             }
         }
     }

@@ -75,7 +75,7 @@ public enum BoxEffect: Equatable, Sendable {
     /// Hand this event back to the box once the effects before it are performed.
     case then(BoxEvent)
     /// The player's effects on the output (the engine); its checkpoint timer comes as `.arm`.
-    case output(PlayerEffect)
+    case output(OutputEffect)
     /// Try to open the missing output once more now (a DAC that came up late plays at once).
     case retryOutput
     /// While the output is missing, try it again whenever a sound device changes (as well as on the
@@ -89,9 +89,9 @@ public enum BoxEffect: Equatable, Sendable {
     /// with their monotonic start).
     case redateRuns([Int64: MonotonicInstant])
     /// The breathing timer's effects but its alarms (`.arm`): its cues, its run.
-    case silent(SilentPractice.Effect)
+    case silent(SilentAction)
     /// The reminder's effects but its timers (`.arm`): the chime or the glow and card, the day it fired.
-    case reminder(ReminderMachine.Effect)
+    case reminder(ReminderAction)
     /// A session was left with a run open: a quiet moment for deferred work.
     case sessionLeft
     /// The player settled in a new phase (the log says it; the reminder follows it).

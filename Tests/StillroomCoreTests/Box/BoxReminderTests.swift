@@ -35,7 +35,7 @@ import Testing
         perform(event, on: &box, now: now, wall: wall, lengthFrames: 3_600_000)
     }
 
-    func sounds(_ effects: [BoxEffect]) -> [ReminderMachine.Effect] {
+    func sounds(_ effects: [BoxEffect]) -> [ReminderAction] {
         effects.compactMap { if case .reminder(let effect) = $0, effect == .chime || effect == .glow { effect } else { nil } }
     }
 
