@@ -4,32 +4,9 @@ import StillroomCore
 /// The box's rules, performed: every device report, timer, command and rebuilt model goes to the box as a
 /// `BoxEvent`; what it asks for comes back as `BoxEffect`s, performed here in order.
 extension Daemon {
-    /// Hands `event` to the box at this moment and performs what it asks; then the reports that came in
-    /// meanwhile (`report`), in order, each to its end before the next.
+    /// Hands `event` to the box at this moment and performs what it asks.
     func feed(_ event: BoxEvent) {
-        reports.depth += 1
         perform(box.handle(event, now: loop.now, wall: wallMilliseconds))
-        reports.depth -= 1
-        guard reports.depth == 0 else { return }
-        while let next = reports.waiting.first {
-            reports.waiting.removeFirst()
-            reports.depth += 1
-            perform(box.handle(next, now: loop.now, wall: wallMilliseconds))
-            reports.depth -= 1
-        }
-    }
-
-    /// What a device saw by itself (the engine's loaded, paused, ended, lost, heard): heard by the box
-    /// now, or, when it comes while the box's effects are still being performed (the engine answering a
-    /// `.load` or a `.pauseOutput` at once), once they all are. The box never hears a device in the middle
-    /// of what it asked for. (An effect's own answer, like `.spoke` or `.continueRun`, is not a report: it
-    /// is fed at once, before the effects after it.)
-    func report(_ event: BoxEvent) {
-        if reports.depth > 0 {
-            reports.waiting.append(event)
-        } else {
-            feed(event)
-        }
     }
 
     /// A named timer fired: the box hears it.

@@ -4,6 +4,12 @@ import StillroomCore
 
 /// Practice accounting wired to playback: heard frames in, runs out to the store.
 extension Daemon {
+    /// The engine reports recording ranges the device played (`Listening` attributes them to the session
+    /// the engine has open).
+    func recordHeard(_ ranges: [Range<Int64>]) {
+        feed(.heard(ranges))
+    }
+
     /// Accepting a resume offer continues the session's latest run when it is not complete.
     func joinRunForResume(sessionID: String) {
         guard let id = try? ContentID(validating: sessionID), let length = content.lengths[id],

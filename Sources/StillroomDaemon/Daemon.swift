@@ -65,8 +65,6 @@ public final class Daemon {
     private let dataLock: DataDirectoryLock
     /// What systemd sees of the daemon: its notifications, the watchdog's pings, the start's timeline.
     var service: ServiceSide
-    /// The devices' reports waiting for the box to finish what it is doing (Daemon+Box).
-    var reports = ReportQueue()
 
     /// Where `--input terminal` reads its keys (standard input on the simulator).
     let terminalFD: Int32
@@ -105,8 +103,8 @@ public final class Daemon {
                                 lengths: { [store] path in Self.cachedLength(path, store: store) },
                                 rememberLength: { [store] path, frames in Self.rememberLength(path, frames: frames, store: store) })
         timers.fired = { [unowned self] name in fired(name) }
-        engine.onEvent = { [unowned self] event in report(.player(event)) }
-        engine.onHeard = { [unowned self] ranges in report(.heard(ranges)) }
+        engine.onEvent = { [unowned self] event in apply(event) }
+        engine.onHeard = { [unowned self] ranges in recordHeard(ranges) }
         startDownloads()
         // The resume offer is decided once downloaded sessions are known.
         box = Box(listening: Listening(player: restorePlayer()), clockTrusted: clockTrusted, reminder: restoreReminder())

@@ -71,10 +71,3 @@ struct ServiceSide {
     /// What `run()` returns: 1 when the loop itself failed.
     var exitStatus: Int32 = 0
 }
-
-/// The devices' reports that came while the box's effects were being performed (Daemon+Box).
-struct ReportQueue {
-    var waiting: [BoxEvent] = []
-    /// How many events the box is in the middle of (an effect's answer is fed inside its event).
-    var depth = 0
-}
