@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import TestSupport
 import Testing
@@ -75,9 +76,9 @@ import Testing
         #expect(late.status == 1)
         #expect(late.stderr.contains("the daemon did not answer within 1 s"), "\(late.stderr)")
         #expect(late.stderr.contains("it will still carry the request out"), "\(late.stderr)")
-        let status = harness.waitForStatus { $0.contains("\"state\":\"paused\"") || $0.contains("\"state\":\"ended\"") }
-        #expect(status.contains("\"state\":\"paused\""), "\(status)")
-        #expect(status.contains("\"session\":\"long\""), "\(status)")
-        #expect(status.contains("\"pauseReason\":\"user\""), "\(status)")
+        let status = harness.waitForStatus { statusReport($0).state == .paused || statusReport($0).state == .ended }
+        #expect(statusReport(status).state == .paused, "\(status)")
+        #expect(statusReport(status).session == "long", "\(status)")
+        #expect(statusReport(status).live?.pauseReason == .user, "\(status)")
     }
 }

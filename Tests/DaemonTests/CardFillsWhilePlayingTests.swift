@@ -32,7 +32,7 @@ import Testing
             #expect(full["notices"]?.arrayValue?.contains { $0["kind"]?.stringValue == "storage-full" } == true, "\(full)")
             let onCard = try #require(full["lastCheckpoint"]?["position"]?.doubleValue)
             // Playback goes on; the place reported stays the one on the card, growing older.
-            let later = statusJSON(harness.waitForStatus { (statusJSON($0)["position"]?.doubleValue ?? 0) > onCard + 25 })
+            let later = statusJSON(harness.waitForStatus { statusReport($0).position > onCard + 25 })
             #expect(later["state"]?.stringValue == "playing")
             #expect(later["lastCheckpoint"]?["position"]?.doubleValue == onCard, "\(later)")
             #expect((later["lastCheckpoint"]?["ageSeconds"]?.doubleValue ?? 0) > 20, "\(later)")
@@ -60,7 +60,7 @@ import Testing
     @Test func aPowerCutOnAFullCardOffersThePlaceStatusReported() throws {
         try playUntilTheCardFills { harness, _, full in
             let onCard = try #require(full["lastCheckpoint"]?["position"]?.doubleValue)
-            _ = harness.waitForStatus { (statusJSON($0)["position"]?.doubleValue ?? 0) > onCard + 25 }
+            _ = harness.waitForStatus { statusReport($0).position > onCard + 25 }
             let reported = statusJSON(harness.ctl("status", "--json").stdout)["lastCheckpoint"]?["position"]?.doubleValue
             harness.stop(signal: SIGKILL)
             harness.start()

@@ -1,3 +1,4 @@
+import ControlProtocol
 import CairoPainter
 import DrivenDaemonSupport
 import Glibc
@@ -17,14 +18,14 @@ import Testing
         try harness.start()
         let idle = harness.ctl("status", "--json")
         #expect(idle.status == 0)
-        #expect(idle.stdout.contains("\"state\":\"idle\""))
+        #expect(statusReport(idle.stdout).state == .idle)
         #expect(harness.ctl("play", "long").status == 0)
         let playing = harness.ctl("status", "--json").stdout
-        #expect(playing.contains("\"state\":\"playing\""))
-        #expect(playing.contains("\"session\":\"long\""))
-        #expect(playing.contains("\"duration\":20"))
+        #expect(statusReport(playing).state == .playing)
+        #expect(statusReport(playing).session == "long")
+        #expect(abs(statusReport(playing).duration - 20) < 0.1) // the 20-second sweep, measured
         #expect(harness.ctl("pause").status == 0)
-        let paused = statusReport(harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") && $0.contains("\"state\":\"paused\"") })
+        let paused = statusReport(harness.waitForStatus { statusReport($0).lastCheckpoint != nil && statusReport($0).state == .paused })
         #expect(paused.live?.pauseReason == .user)
         let start = paused.position
         #expect(start >= 0 && start < 15, "paused at \(start) s")
@@ -45,8 +46,8 @@ import Testing
         #expect(abs(to.position - 19) <= 0.001, "seek 19 reached \(to.position) s")
 
         #expect(harness.ctl("toggle").stdout.hasPrefix("Playing: Long sweep (long)"))
-        let ended = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
-        #expect(ended.contains("\"position\":20"))
+        let ended = harness.waitForStatus { statusReport($0).state == .ended }
+        #expect(statusReport(ended).position == statusReport(ended).duration) // at the very end
         let (status, log) = harness.stop()
         #expect(status == 0)
         #expect(log.contains("<6>playing long from 0:00"))
@@ -68,10 +69,10 @@ import Testing
         #expect(harness.ctl("volume", "101").status == 2)
         #expect(harness.ctl("frobnicate").status == 2)
         let volume = harness.ctl("volume", "35", "--json")
-        #expect(volume.stdout.contains("\"volume\":35"))
+        #expect(statusReport(volume.stdout).live?.volume == 35)
         harness.stop()
         try harness.start()
-        #expect(harness.ctl("status", "--json").stdout.contains("\"volume\":35")) // kept in the store
+        #expect(statusReport(harness.ctl("status", "--json").stdout).live?.volume == 35) // kept in the store
     }
 
     @Test func settingsAreListedChangedValidatedAndKept() throws {
@@ -109,7 +110,7 @@ import Testing
         let started = harness.ctl("timer", "start", "--minutes", "3", "--pattern", "4-7-8")
         #expect(started.status == 0)
         #expect(started.stdout.hasPrefix("Breathing timer 4-7-8: 2:5") || started.stdout.hasPrefix("Breathing timer 4-7-8: 3:00"))
-        #expect(harness.ctl("status", "--json").stdout.contains("\"state\":\"paused\"")) // silence means silence
+        #expect(statusReport(harness.ctl("status", "--json").stdout).state == .paused) // silence means silence
         #expect(harness.ctl("timer", "start", "--pattern", "7-11").status == 2)
         #expect(harness.ctl("timer", "stop").stdout == "Breathing timer stopped.\n")
         #expect(harness.ctl("timer", "stop").status == 4)
@@ -128,7 +129,7 @@ import Testing
         let shot = harness.directory.file("shot.png")
         func framesPresented() -> Int { statusReport(harness.ctl("status", "--json").stdout).observed.framesPresented ?? -1 }
         // The first frame is on the screen (and in the file) once one has been presented.
-        _ = harness.waitForStatus { (statusReport($0).observed.framesPresented ?? 0) >= 1 }
+        _ = harness.waitForStatus { statusReport($0).observed.framesPresented ?? 0 >= 1 }
         var screen: Frame?, taken: Frame?
         for _ in 0..<20 where taken == nil {
             let before = framesPresented()
@@ -198,12 +199,12 @@ import Testing
         try harness.start()
         harness.ctl("play", "sweep")
         harness.ctl("pause")
-        _ = harness.waitForStatus { $0.contains("\"lastCheckpoint\":{") }
+        _ = harness.waitForStatus { statusReport($0).lastCheckpoint != nil }
         harness.stop()
         let status = harness.ctl("status", "--json")
         #expect(status.status == 0)
-        #expect(status.stdout.contains("\"daemon\":false"))
-        #expect(status.stdout.contains("\"session\":\"sweep\""))
+        #expect(statusReport(status.stdout).live == nil)
+        #expect(statusReport(status.stdout).session == "sweep")
         let sessions = harness.ctl("sessions")
         #expect(sessions.status == 0)
         #expect(sessions.stdout.contains("sweep"))

@@ -1,3 +1,4 @@
+import ControlProtocol
 import CairoPainter
 import Glibc
 import SystemCalls
@@ -41,7 +42,7 @@ import Testing
         // No screen: READY, status answered, PLAY playing, and not one drawing library ever mapped.
         harness.start()
         #expect(harness.ctl("play", "long").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
+        _ = harness.waitForStatus { statusReport($0).state == .playing }
         let withoutScreen = harness.mappedFiles()
         #expect(withoutScreen.contains("libmpg123.so"), "what plays is loaded")
         for library in ["libcairo.so", "libpango-1.0.so", "libglib-2.0.so", "libharfbuzz.so", "libfontconfig.so", "libX11.so", "libcrypto.so"] {
@@ -82,7 +83,7 @@ import Testing
         #expect(said.last?.contains("display: cannot draw: ") == true, "\(said)")
         #expect(said.last?.contains("libpangocairo-1.0.so.0") == true, "\(said)")
         #expect(harness.ctl("play", "long").status == 0)
-        #expect(harness.waitForStatus { $0.contains("\"state\":\"playing\"") }.contains("\"screen\":\"none\""))
+        #expect(statusReport(harness.waitForStatus { statusReport($0).state == .playing }).live?.observed.screen == "none")
         let (status, log) = harness.stop()
         #expect(status == 0)
         #expect(!log.contains("Fatal error") && access(harness.directory.file("screen.png"), F_OK) != 0)

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import SQLiteStore
 import StillroomCore
@@ -58,7 +59,7 @@ import Testing
         // Room again: the next session's end wipes it, no restart needed.
         disk.makeRoom()
         #expect(harness.ctl("play", "sweep").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        _ = harness.waitForStatus { statusReport($0).state == .ended }
         #expect(RawFileBytes.files(containing: first, in: harness.dataDirectory) == [])
 
         // Full again, the second run deleted, then the power is cut before any wipe: the next start wipes it.

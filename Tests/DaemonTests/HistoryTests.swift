@@ -1,3 +1,4 @@
+import ControlProtocol
 import DrivenDaemonSupport
 import Glibc
 import StillroomCore
@@ -14,12 +15,12 @@ import Testing
         // Seek straight to the end: almost nothing heard, no run recorded.
         harness.ctl("play", "long")
         harness.ctl("seek", "0:19")
-        _ = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        _ = harness.waitForStatus { statusReport($0).state == .ended }
         #expect(statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue?.isEmpty == true)
 
         // Heard from start to end: one run, about 20 s, completed.
         harness.ctl("play", "long")
-        _ = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        _ = harness.waitForStatus { statusReport($0).state == .ended }
         let recent = statusJSON(harness.ctl("history", "recent", "--json").stdout)["recent"]?.arrayValue ?? []
         #expect(recent.count == 1)
         #expect(recent.first?["completed"]?.boolValue == true)

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import TestSupport
 import Testing
@@ -21,7 +22,7 @@ import Testing
 
         // Nothing on screen, and PLAY plays.
         #expect(harness.ctl("play", "long").status == 0)
-        #expect(harness.waitForStatus { $0.contains("\"state\":\"playing\"") }.contains("\"screen\":\"none\""))
+        #expect(statusReport(harness.waitForStatus { statusReport($0).state == .playing }).live?.observed.screen == "none")
 
         // The folder appears (the first KMS driver loaded) with a node that is no screen.
         #expect(mkdir(dri, 0o755) == 0)
@@ -36,7 +37,7 @@ import Testing
         #expect(runShell("touch '\(dri)/renderD128'") == 0)
 
         let status = harness.ctl("status", "--json").stdout
-        #expect(status.contains("\"state\":\"playing\""))
+        #expect(statusReport(status).state == .playing)
         let (exit, log) = harness.stop()
         #expect(exit == 0)
         #expect(!log.contains("Fatal error"))

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import TestSupport
 import Testing
@@ -18,7 +19,7 @@ import Testing
 
         harness.ctl("settings", "set", "spoken-labels", "on")
         harness.typeKeys("\u{1B}[B") // the knob turned: its label is spoken
-        _ = harness.waitForStatus { $0.contains("\"spokenLabels\":1") }
+        _ = harness.waitForStatus { statusReport($0).live?.observed.spokenLabels == 1 }
         let afterSpeech = harness.mappedFiles()
         #expect(afterSpeech.contains("libespeak-ng.so"), "\(afterSpeech)")
         #expect(!afterSpeech.contains("libcurl.so"), "\(afterSpeech)")
@@ -28,7 +29,7 @@ import Testing
         harness.start(keys: true)
         _ = harness.waitForStatus(attempts: 500) { _ in harness.mappedFiles().contains("libespeak-ng.so") == true }
         #expect(harness.mappedFiles().contains("libespeak-ng.so"))
-        #expect(harness.ctl("status", "--json").stdout.contains("\"spokenLabels\":0"), "no label was spoken for it")
+        #expect(statusReport(harness.ctl("status", "--json").stdout).live?.observed.spokenLabels == 0, "no label was spoken for it")
         harness.stop()
 
         // With a list to fetch, libcurl is loaded for the fetch, and the fetch works through it.
@@ -64,8 +65,8 @@ import Testing
         harness.breakLibraries(libraries)
         harness.start(keys: true)
         #expect(harness.ctl("play", "sweep").status == 0)
-        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
-        #expect(playing.contains("\"session\":\"sweep\""), "\(playing)")
+        let playing = harness.waitForStatus { statusReport($0).state == .playing }
+        #expect(statusReport(playing).session == "sweep", "\(playing)")
 
         let downloads = harness.waitForStatus(attempts: 500) { _ in harness.ctl("downloads").stdout.contains("libcurl could not be loaded") }
         _ = downloads
@@ -76,7 +77,7 @@ import Testing
         harness.ctl("settings", "set", "spoken-labels", "on")
         harness.typeKeys("\u{1B}[B")
         // Counted when asked for, whether or not it could be said.
-        _ = harness.waitForStatus { $0.contains("\"spokenLabels\":1") }
+        _ = harness.waitForStatus { statusReport($0).live?.observed.spokenLabels == 1 }
         #expect(harness.ctl("status").status == 0, "the daemon still answers")
         let (status, log) = harness.stop()
         #expect(status == 0)

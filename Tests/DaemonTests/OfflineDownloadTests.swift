@@ -1,3 +1,4 @@
+import ControlProtocol
 import CryptoHash
 import Glibc
 import StillroomCore
@@ -99,9 +100,9 @@ import Testing
         let show = harness.ctl("show", "far-sweep").stdout
         #expect(show.contains("Far sweep (far-sweep)") && show.contains("Licence: CC0 1.0"), "\(show)")
         #expect(harness.ctl("play", "far-sweep").status == 0)
-        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") && $0.contains("\"position\":1") }
-        #expect(playing.contains("\"session\":\"far-sweep\""), "\(playing)")
-        #expect(playing.contains("\"title\":\"Far sweep\""), "\(playing)")
+        let playing = harness.waitForStatus { statusReport($0).state == .playing && statusReport($0).position >= 1 }
+        #expect(statusReport(playing).session == "far-sweep", "\(playing)")
+        #expect(statusReport(playing).title == "Far sweep", "\(playing)")
         let (status, log) = harness.stop()
         #expect(status == 0)
         #expect(log.contains("sessions listed by the kept copy of"), "\(log)")
@@ -116,7 +117,7 @@ import Testing
         #expect(harness.ctl("play", "far-sweep").status == 0)
         #expect(harness.ctl("seek", "0:12").status == 0)
         #expect(harness.ctl("pause").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        _ = harness.waitForStatus { statusReport($0).state == .paused && statusReport($0).lastCheckpoint != nil }
         if offline {
             restartOffline(harness, signal: signal)
         } else {
@@ -124,12 +125,12 @@ import Testing
             harness.start()
         }
         let offered = harness.ctl("status", "--json").stdout
-        #expect(offered.contains("\"resumeOffer\":{"), "\(offered)")
+        #expect(statusReport(offered).resumeOffer != nil, "\(offered)")
         #expect(offered.contains("far-sweep"), "\(offered)")
         // PLAY accepts the offer: the downloaded session, near where it stopped, not another session.
         #expect(harness.ctl("play").status == 0)
-        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
-        #expect(playing.contains("\"session\":\"far-sweep\""), "\(playing)")
+        let playing = harness.waitForStatus { statusReport($0).state == .playing }
+        #expect(statusReport(playing).session == "far-sweep", "\(playing)")
         let position = ControlJSON.number("position", in: playing) ?? -1
         #expect(position >= 6 && position <= 13, "resumed at \(position) s, paused at 12 s (the offer rewinds 5 s)")
         harness.stop()

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import TestSupport
 import Testing
@@ -32,7 +33,7 @@ import Testing
         harness.start(keys: true)
         harness.ctl("play", "long")
         harness.typeKeys("j") // the headphones pulled out
-        _ = harness.waitForStatus { $0.contains("\"pauseReason\":\"headphonesRemoved\"") }
+        _ = harness.waitForStatus { statusReport($0).live?.pauseReason == .headphonesRemoved }
         let status = harness.ctl("status").stdout
         #expect(status.contains("Paused because the headphones were unplugged"), "\(status)")
         #expect(!status.contains("headphonesRemoved"), "\(status)")
@@ -69,7 +70,7 @@ import Testing
         harness.start()
         harness.download("far-sweep")
         #expect(harness.ctl("play", "far-sweep").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        _ = harness.waitForStatus { statusReport($0).state == .ended }
         let text = harness.ctl("history", "recent").stdout
         #expect(text.contains("Far sweep"), "\(text)")
         harness.stop()

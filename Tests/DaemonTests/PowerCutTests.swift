@@ -38,8 +38,8 @@ func statusReport(_ text: String) -> StatusReport { StatusReport(json: statusJSO
         #expect(offer <= heard + drift - 5 + 0.001 && offer >= heard - 15 - 0.001, "heard \(heard) s, offered \(offer) s")
         // Accept it: playback continues from the offered place.
         #expect(harness.ctl("play").status == 0)
-        let resumed = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
-        #expect(resumed.contains("\"session\":\"long\""))
+        let resumed = harness.waitForStatus { statusReport($0).state == .playing }
+        #expect(statusReport(resumed).session == "long")
         let (status, log) = harness.stop()
         #expect(status == 0)
         #expect(log.contains("database: opened the existing database")) // intact after the kill
@@ -66,7 +66,7 @@ func statusReport(_ text: String) -> StatusReport { StatusReport(json: statusJSO
         harness.daemonAudioDevice = "paced:16"
         harness.start()
         #expect(harness.ctl("play", "long").status == 0)
-        _ = harness.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        _ = harness.waitForStatus { statusReport($0).state == .ended }
         harness.stop(signal: SIGKILL)
 
         harness.start()

@@ -29,7 +29,7 @@ import Testing
         let card = try card(for: harness)
         try harness.start()
         #expect(harness.ctl("play", "long").status == 0)
-        _ = harness.waitForStatus { ($0.contains("\"state\":\"playing\"")) && (ControlJSON.number("position", in: $0) ?? 0) >= 1 }
+        _ = harness.waitForStatus { statusReport($0).state == .playing && statusReport($0).position >= 1 }
         card.fail()
         #expect(card.refusesWrites)
         // The pause's checkpoint is the first write to meet the failed card.
@@ -38,8 +38,8 @@ import Testing
         #expect(storageNotice(said) != nil, "\(said)")
         #expect(said.live?.storageProblem != nil)
         #expect(harness.ctl("resume").status == 0)
-        let playing = harness.waitForStatus { ($0.contains("\"state\":\"playing\"")) && (ControlJSON.number("position", in: $0) ?? 0) >= 3 }
-        #expect(playing.contains("\"session\":\"long\""))
+        let playing = harness.waitForStatus { statusReport($0).state == .playing && statusReport($0).position >= 3 }
+        #expect(statusReport(playing).session == "long")
         let doctor = harness.ctl("doctor", "--json")
         #expect(doctor.status != 0)
         let storage = json(doctor.stdout)["checks"]?.arrayValue?.first { $0["check"]?.stringValue == "storage" }
@@ -120,8 +120,8 @@ import Testing
         #expect(status.live?.volume == 35)
         #expect(harness.ctl("sessions", "--favorites").stdout.contains("sweep"))
         #expect(harness.ctl("play").status == 0)
-        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") && (ControlJSON.number("position", in: $0) ?? 0) >= 8 }
-        #expect(playing.contains("\"session\":\"long\""))
+        let playing = harness.waitForStatus { statusReport($0).state == .playing && statusReport($0).position >= 8 }
+        #expect(statusReport(playing).session == "long")
         // A change that cannot be kept is refused, not claimed, and in words: no SQLite message, no codes.
         for change in [["favorite", "add", "long"], ["volume", "20"], ["settings", "set", "headphones-cap", "40"],
                        ["reminder", "set", "21:00"], ["dismiss", "--notice", "1"]] {
@@ -152,7 +152,7 @@ import Testing
         #expect(harness.ctl("play", "long").status == 0)
         #expect(harness.ctl("seek", "0:12").status == 0)
         #expect(harness.ctl("pause").status == 0)
-        _ = harness.waitUntil { $0.contains("\"state\":\"paused\"") && $0.contains("\"lastCheckpoint\":{") }
+        _ = harness.waitUntil { statusReport($0).state == .paused && statusReport($0).lastCheckpoint != nil }
         #expect(harness.ctl("volume", "35").status == 0)
     }
 
@@ -180,7 +180,7 @@ import Testing
         card.fail()
         try harness.start()
         #expect(harness.ctl("play", "sweep").status == 0)
-        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
+        let playing = harness.waitForStatus { statusReport($0).state == .playing }
         #expect(storageNotice(statusReport(playing)) != nil, "\(playing)")
         let (status, log) = harness.stop()
         #expect(status == 0)

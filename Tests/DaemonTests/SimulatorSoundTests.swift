@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ import Testing
         let capture = harness.directory.file("capture.raw")
         let simulator = simulator(defaultPCM: "{ type file; slave.pcm \"null\"; file \"\(capture)\"; format \"raw\" }")
         #expect(simulator.ctl("play", "sweep").status == 0)
-        _ = simulator.waitForStatus { $0.contains("\"state\":\"ended\"") }
+        _ = simulator.waitForStatus { statusReport($0).state == .ended }
         let log = simulator.stop().log
         #expect(log.contains("audio: playing through ALSA's default device"), "\(log)")
         let heard = Files.read(capture)
@@ -35,8 +36,8 @@ import Testing
     @Test func withoutADeviceItSaysItIsSilentAndStillPlays() throws {
         let simulator = simulator(defaultPCM: "{ type hw; card 97 }")
         #expect(simulator.ctl("play", "long").status == 0)
-        let playing = simulator.waitForStatus { $0.contains("\"state\":\"playing\"") && (statusJSON($0)["position"]?.doubleValue ?? 0) > 0.5 }
-        #expect(playing.contains("\"session\":\"long\""))
+        let playing = simulator.waitForStatus { statusReport($0).state == .playing && statusReport($0).position > 0.5 }
+        #expect(statusReport(playing).session == "long")
         let log = simulator.stop().log
         #expect(log.contains("audio: ALSA's default device cannot be opened"), "\(log)")
         #expect(log.contains("playing on the paced fake speaker instead, silently"), "\(log)")

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Glibc
 import StillroomCore
 import TestSupport
@@ -10,12 +11,12 @@ import Testing
         let harness = DaemonHarness(extraArguments: ["--input", "terminal", "--board", RepositoryPaths.root + "/board/simulator.conf"])
         harness.start(keys: true) // the terminal's headphones start plugged in
         harness.typeKeys(" ")
-        let playing = harness.waitForStatus { $0.contains("\"state\":\"playing\"") }
-        #expect(playing.contains("\"session\":\"sweep\"")) // the catalog's first-boot session
-        #expect(playing.contains("\"headphones\":true"))
+        let playing = harness.waitForStatus { statusReport($0).state == .playing }
+        #expect(statusReport(playing).session == "sweep") // the catalog's first-boot session
+        #expect(statusReport(playing).live?.headphones == true)
         harness.typeKeys("j") // pulled out: pause at once
-        let paused = harness.waitForStatus { $0.contains("\"state\":\"paused\"") }
-        #expect(paused.contains("\"pauseReason\":\"headphonesRemoved\""))
+        let paused = harness.waitForStatus { statusReport($0).state == .paused }
+        #expect(statusReport(paused).live?.pauseReason == .headphonesRemoved)
         harness.typeKeys("q")
         let status = harness.daemon?.wait()
         #expect(status == 0)
