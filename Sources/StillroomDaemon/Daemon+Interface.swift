@@ -115,9 +115,8 @@ extension Daemon {
     /// saved; returns whether one has been now. A setting the card cannot save is said to be unchanged
     /// (even with spoken labels off: someone asked for it), and what the interface meant to say about the
     /// change is not said.
-    func perform(_ effect: InterfaceEffect, afterRefusal refused: Bool) -> Bool {
+    func perform(_ effect: InterfaceAction, afterRefusal refused: Bool) -> Bool {
         switch effect {
-        case .speak where refused, .announce where refused, .speakAfter where refused: return true
         case .changeSetting(let key, let value):
             do {
                 try change(setting: key, to: value)
@@ -136,10 +135,8 @@ extension Daemon {
         }
     }
 
-    private func perform(_ effect: InterfaceEffect) {
+    private func perform(_ effect: InterfaceAction) {
         switch effect {
-        case .play, .toggle, .acceptResume, .dismissResume, .stop, .seek, .startBreathingTimer, .stopBreathingTimer:
-            break // the box hands these to the player and the breathing timer itself
         case .setFavourite(let id, let on):
             if on {
                 _ = try? store.addFavorite(sessionID: id, now: wallMilliseconds)
@@ -176,12 +173,8 @@ extension Daemon {
                 _ = try? store.dismissNotice(id: id, now: wallMilliseconds)
             }
             modelSources.storeChanged = true
-        case .scheduleTimer, .cancelTimer:
-            break // the box's timers (Box+Timers.swift): it never passes these on
         case .setScreenPower(let power):
             screen?.setScreenOn(power != .off) // the box stops the minute's timer in the dark; the refresh below catches up
-        case .speak, .announce, .speakAfter, .readTranscript:
-            break // the box's voice (Box+Voice.swift): it never passes these on
         case .cue(let cue):
             playCue(cue)
         case .headphones:
@@ -193,7 +186,7 @@ extension Daemon {
         }
         switch effect {
         case .deleteHistory: refreshModel(historyChanged: true)
-        case .scheduleTimer, .cancelTimer, .speak, .announce, .speakAfter, .cue, .readTranscript: break
+        case .cue: break
         default: refreshModel()
         }
     }

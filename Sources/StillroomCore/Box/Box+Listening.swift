@@ -44,15 +44,26 @@ extension Box {
         case .stopBreathingTimer: return [.then(.stopBreathingTimer)]
         case .headphones(let connected):
             // The player pauses or not; the daemon then applies the headphone cap.
-            return [.then(.player(.headphones(connected: connected))), .interface(effect)]
+            return [.then(.player(.headphones(connected: connected))), .interface(.headphones(connected: connected))]
         case .removeDownload(let id):
-            return stopIfPlaying(id) + [.interface(effect)]
+            return stopIfPlaying(id) + [.interface(.removeDownload(sessionID: id))]
         case .readTranscript(let cue):
             return (player.phase == .playing ? [.then(.player(.pause(.user)))] : []) + [.then(.speech(.readTranscript(fromCue: cue)))]
         case .speak(let text): return [.then(.speech(.label(text, always: false)))]
         case .announce(let text): return [.then(.speech(.label(text, always: true)))]
         case .speakAfter(let text): return [.then(.speech(.afterCurrent(text)))]
-        default: return [.interface(effect)]
+        case .setFavourite(let id, let on): return [.interface(.setFavourite(sessionID: id, on))]
+        case .changeSetting(let key, let value): return [.interface(.changeSetting(key: key, value: value))]
+        case .setReminder(let enabled, let minute): return [.interface(.setReminder(enabled: enabled, minuteOfDay: minute))]
+        case .startDownload(let id): return [.interface(.startDownload(sessionID: id))]
+        case .cancelDownload(let id): return [.interface(.cancelDownload(sessionID: id))]
+        case .deleteHistory(let which): return [.interface(.deleteHistory(which))]
+        case .dismissNotice(let id): return [.interface(.dismissNotice(id: id))]
+        case .setScreenPower(let power): return [.interface(.setScreenPower(power))]
+        case .cue(let cue): return [.interface(.cue(cue))]
+        case .quit: return [.interface(.quit)]
+        case .scheduleTimer(let timer, _), .cancelTimer(let timer):
+            preconditionFailure("the interface's timer \(timer) is the box's (Box.wrap)")
         }
     }
 

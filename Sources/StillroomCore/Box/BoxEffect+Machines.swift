@@ -34,3 +34,24 @@ public enum ReminderAction: Equatable, Sendable {
     case glow
     case firedOn(CivilDate)
 }
+
+/// The interface's effects the daemon performs: the store, the downloads, the screen's power, a cue, the
+/// headphone cap, quitting. What it asks of the player, the breathing timer and the voice, and its
+/// timers, the box takes itself (`Box.listen(to:)`, `Box.wrap`).
+public enum InterfaceAction: Equatable, Sendable {
+    case setFavourite(sessionID: String, Bool)
+    /// `Settings.set(key, to: value)`, then store it; a refusal is said (and what the rest of the
+    /// interface's run meant to say about it is not).
+    case changeSetting(key: String, value: String)
+    case setReminder(enabled: Bool, minuteOfDay: Int)
+    case startDownload(sessionID: String)
+    case cancelDownload(sessionID: String)
+    case removeDownload(sessionID: String)
+    case deleteHistory(HistoryDeletion)
+    case dismissNotice(id: Int64)
+    case setScreenPower(ScreenPower)
+    case cue(SoundCue)
+    /// The player followed the jack: the headphone cap applies now.
+    case headphones(connected: Bool)
+    case quit
+}

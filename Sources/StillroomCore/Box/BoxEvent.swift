@@ -61,7 +61,7 @@ public enum BoxEvent: Equatable, Sendable {
 /// What the daemon does for the box, in order.
 public enum BoxEffect: Equatable, Sendable {
     /// The interface's own effects: play, store, speak, timers, screen power…
-    case interface(InterfaceEffect)
+    case interface(InterfaceAction)
     /// Arm this timer for `at` (again, if it was armed), or cancel it: the daemon's loop timers, named.
     case arm(BoxTimer, at: TimerDeadline)
     case cancel(BoxTimer)

@@ -21,7 +21,7 @@ import Testing
     }
 
     func interfaceEffects(_ effects: [BoxEffect]) -> [InterfaceEffect] {
-        effects.compactMap { if case .interface(let effect) = $0 { effect } else { nil } }
+        effects.compactMap { if case .interface(let action) = $0 { action.asInterfaceEffect } else { nil } }
     }
 
     /// What the box asked of the player (the interface's play, toggle, seek… go to the player in the box).

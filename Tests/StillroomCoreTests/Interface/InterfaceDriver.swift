@@ -107,7 +107,7 @@ final class InterfaceDriver {
         var run: [InterfaceEffect] = []
         for effect in new {
             switch effect {
-            case .interface(let effect): run.append(effect)
+            case .interface(let action): run.append(action.asInterfaceEffect)
             case .arm(.gesture, at: .monotonic(let at)): gestureDueAt = at
             case .cancel(.gesture): gestureDueAt = nil
             // The interface's timers, in its own words, in the run where it asked for them.
@@ -204,5 +204,25 @@ final class InterfaceDriver {
         // The daemon hands every changed model back.
         let more = box.handle(.modelChanged(model), now: now, wall: 0)
         if !more.isEmpty { perform(more) }
+    }
+}
+
+extension InterfaceAction {
+    /// The action in the interface's own words (the tests read the interface's runs as it wrote them).
+    var asInterfaceEffect: InterfaceEffect {
+        switch self {
+        case .setFavourite(let id, let on): .setFavourite(sessionID: id, on)
+        case .changeSetting(let key, let value): .changeSetting(key: key, value: value)
+        case .setReminder(let enabled, let minute): .setReminder(enabled: enabled, minuteOfDay: minute)
+        case .startDownload(let id): .startDownload(sessionID: id)
+        case .cancelDownload(let id): .cancelDownload(sessionID: id)
+        case .removeDownload(let id): .removeDownload(sessionID: id)
+        case .deleteHistory(let which): .deleteHistory(which)
+        case .dismissNotice(let id): .dismissNotice(id: id)
+        case .setScreenPower(let power): .setScreenPower(power)
+        case .cue(let cue): .cue(cue)
+        case .headphones(let connected): .headphones(connected: connected)
+        case .quit: .quit
+        }
     }
 }
