@@ -46,30 +46,4 @@ public enum ControlReply {
         case .update(let json): json
         }
     }
-
-    /// The status, when that is what was answered (most commands that change the player answer with it).
-    public var status: StatusReport? {
-        if case .status(let report) = self { return report }
-        return nil
-    }
-
-    public var timer: TimerReport? {
-        if case .timer(let report) = self { return report }
-        return nil
-    }
-
-    public var reminder: ReminderReport? {
-        if case .reminder(let report) = self { return report }
-        return nil
-    }
-
-    public var recentRuns: RecentRunsReport? {
-        if case .recentRuns(let report) = self { return report }
-        return nil
-    }
-
-    public var screenshot: ScreenshotReport? {
-        if case .screenshot(let report) = self { return report }
-        return nil
-    }
 }

@@ -209,7 +209,7 @@ public final class DrivenDaemon {
 
     /// The status, as the daemon answers it (the typed values the socket's JSON is made from).
     public func status() -> StatusReport {
-        guard case .status(let report)? = result(.status) else { preconditionFailure("status answered without the status") }
+        guard let report = result(.status)?.status else { preconditionFailure("status answered without the status") }
         return report
     }
 
@@ -217,16 +217,6 @@ public final class DrivenDaemon {
     public func advance(by duration: Duration) throws {
         try #require(virtual != nil, "not running")
         try virtual?.advance(by: duration)
-    }
-
-    /// The status as JSON, for a test that still reads it as the CLI prints it.
-    public func statusJSON() -> JSONValue { status().json }
-
-    /// `advance(until:)` on the status as JSON.
-    @discardableResult
-    public func advance(untilJSON condition: (JSONValue) -> Bool, within limit: Duration = .seconds(3600),
-                        sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        try advance(until: { condition($0.json) }, within: limit, sourceLocation: sourceLocation).json
     }
 
     /// Moves virtual time on until the status satisfies `condition`, for at most `limit` of it (a guard,
@@ -249,5 +239,34 @@ extension StatusReport {
     public var observed: Observed {
         guard let live else { preconditionFailure("a status without the daemon's own fields") }
         return live.observed
+    }
+}
+
+/// The answers the tests read, by kind (nil when the daemon answered with another).
+extension ControlReply {
+    /// The status, when that is what was answered (most commands that change the player answer with it).
+    public var status: StatusReport? {
+        if case .status(let report) = self { return report }
+        return nil
+    }
+
+    public var timer: TimerReport? {
+        if case .timer(let report) = self { return report }
+        return nil
+    }
+
+    public var reminder: ReminderReport? {
+        if case .reminder(let report) = self { return report }
+        return nil
+    }
+
+    public var recentRuns: RecentRunsReport? {
+        if case .recentRuns(let report) = self { return report }
+        return nil
+    }
+
+    public var screenshot: ScreenshotReport? {
+        if case .screenshot(let report) = self { return report }
+        return nil
     }
 }
