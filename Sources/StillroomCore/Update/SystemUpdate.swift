@@ -131,16 +131,17 @@ public struct SystemUpdate: Equatable, Sendable {
     /// The agent's progress file changed. `seenBefore` is true for the file as found at the daemon's start:
     /// an install running or finished while the daemon was away is taken up (a finished one restarts the
     /// box), but an old failure is not announced again.
+    /// A report the restart asked for does not answer (the file read again, a late "installing") leaves
+    /// the wait for the agent's answer as it was.
     public mutating func agentReported(_ report: UpdateProgress, seenBefore: Bool = false) -> [Effect] {
+        if case .restarting = phase, report.state == .installing || report.state == .installed { return [] }
         awaitingAnswer = false
         switch report.state {
         case .installing:
-            if case .restarting = phase { return [] }
             phase = .installing(percent: report.percent, step: report.step)
             source = report.source
             return []
         case .installed:
-            if case .restarting = phase { return [] }
             phase = .restarting(version: report.version)
             source = report.source
             awaitingAnswer = true

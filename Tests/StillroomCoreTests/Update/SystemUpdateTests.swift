@@ -51,8 +51,15 @@ import Testing
         #expect(update.agentReported(UpdateProgress(state: .installed, percent: 100, version: "2027.01")) == [.requestRestart])
         #expect(update.phase == .restarting(version: "2027.01"))
         // The same report again (inotify says more than once), or the agent's own "restarting": no second request.
+        // And the repeat is not the agent's answer to the restart asked for: the box still gives it two
+        // minutes, not the five a restart under way gets (seen failing: the repeat cleared the wait, and
+        // UnansweredUpdateTests found the box still "restarting" after the two minutes, once in 30 runs).
         #expect(update.agentReported(UpdateProgress(state: .installed, percent: 100, version: "2027.01")) == [])
+        #expect(update.awaitingAnswer && update.silenceLimit == SystemUpdate.answerLimit)
+        #expect(update.agentReported(UpdateProgress(state: .installing, percent: 90, step: "late")) == [])
+        #expect(update.awaitingAnswer && update.phase == .restarting(version: "2027.01"))
         #expect(update.agentReported(UpdateProgress(state: .restarting, version: "2027.01")) == [])
+        #expect(!update.awaitingAnswer && update.silenceLimit == SystemUpdate.restartLimit)
         guard case .failure = update.install(bundle, playing: false) else { Issue.record("an install while restarting"); return }
     }
 
