@@ -114,6 +114,9 @@ let package = Package(
                           path: "Sources/Fuzzers/Commands"),
 
         // History benchmark (bench/history): swift build -c release --product history-bench.
+        // Boxes living whole lives on virtual time, a person and a hostile world against an oracle (docs/reliability.md).
+        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "ControlProtocol", "StillroomCore", "SystemCalls"],
+                          path: "Sources/LifeSim"),
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
         // Library benchmark (bench/LibraryBench): swift build -c release --product library-bench.
         .executableTarget(name: "library-bench", dependencies: ["CryptoHash", "StillroomCore"], path: "bench/LibraryBench"),

@@ -1,0 +1,315 @@
+import ControlProtocol
+import FoundationEssentials
+import Glibc
+import StillroomCore
+import SystemCalls
+
+/// One life of one box: the schedule's events performed at their times on the box's virtual clock, the
+/// oracle checking after every step. Time between events moves in steps short enough to see what the
+/// person would (a minute while something plays or a reminder is due, up to half an hour when the box is idle).
+final class Life {
+    /// Where the simulated world starts: 2027-01-01 00:00 in London (winter: UTC).
+    static let wallStart = Date(timeIntervalSince1970: 1_798_761_600)
+
+    let schedule: Schedule
+    let box: SimulatedBox
+    var oracle = Oracle()
+    /// The box's monotonic time when the life began.
+    private let origin: MonotonicInstant
+    private var rules: TimeZoneRules
+    /// The life second of the last event, person's or world's.
+    private var lastEventAt: Int64 = -1_000_000
+    private var nextEventIndex = 0
+    private var lastStatus: StatusReport?
+    /// A reminder due the oracle knows the outcome of (a quiet moment: nothing else happening around it).
+    private var expected: ExpectedReminder?
+    private(set) var kills = 0
+    private(set) var restarts = 0
+    private(set) var eventsDone = 0
+
+    struct ExpectedReminder {
+        var due: Int64 // unix seconds
+        var deadline: Int64 // life seconds
+        var chime: Bool
+        var fired = false
+    }
+
+    struct Failure: Error {
+        var violation: Oracle.Violation
+        /// The life second it was seen at, and the events done by then.
+        var at: Int64
+        var eventsDone: Int
+    }
+
+    /// Print each event as it is performed (a replay).
+    let verbose: Bool
+
+    init(schedule: Schedule, folder: String, content: String, verbose: Bool = false) throws {
+        self.schedule = schedule
+        self.verbose = verbose
+        box = SimulatedBox(folder: folder, content: content, repository: LifeContent.repository, wallStart: Self.wallStart, timeZone: "Europe/London")
+        origin = box.clock.now
+        rules = try Self.rules(for: "Europe/London")
+        try box.start()
+    }
+
+    static func rules(for zone: String) throws -> TimeZoneRules {
+        try TimeZoneRules(tzif: Files.readAll("/usr/share/zoneinfo/" + zone, limit: 1 << 20))
+    }
+
+    var lifeNow: Int64 { Int64((box.clock.now - origin).seconds) }
+    var wallNow: Int64 { Int64(box.clock.wallNow.timeIntervalSince1970) }
+
+    /// Runs the whole schedule, then `tail` seconds more; the first broken promise ends it.
+    func run(until end: Int64) throws(Failure) {
+        do throws(Oracle.Violation) {
+            try check(afterEvent: false)
+            while nextEventIndex < schedule.entries.count {
+                let entry = schedule.entries[nextEventIndex]
+                if entry.at > end { break }
+                try advance(to: entry.at)
+                if verbose { say("\(entry.at) [\(rules.localDateTime(at: wallNow))] \(entry.event)") }
+                try perform(entry.event)
+                nextEventIndex += 1
+                eventsDone += 1
+                lastEventAt = lifeNow
+            }
+            try advance(to: end)
+            try dailyChecks()
+        } catch {
+            throw Failure(violation: error, at: lifeNow, eventsDone: eventsDone)
+        }
+    }
+
+    func finish() { box.stop() }
+
+    // MARK: Time
+
+    private func advance(to target: Int64) throws(Oracle.Violation) {
+        while lifeNow < target {
+            var step = min(target - lifeNow, busy ? 60 : 1800)
+            // Stop just after a reminder comes due, to know what the box was doing then.
+            if let due = nextDue(), due.unix > wallNow, due.unix - wallNow < step { step = due.unix - wallNow + 1 }
+            let day = currentDay
+            let wallBefore = wallNow
+            do { try box.advance(by: .seconds(step)) } catch { throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)") }
+            // What the box was doing as the due moment came is the status before this step.
+            if let due = nextDue(before: wallNow, after: wallBefore) { try reminderCameDue(due) }
+            try check(afterEvent: false)
+            if let expectation = expected, lifeNow >= expectation.deadline { try settle(expectation) }
+            if currentDay != day { try dailyChecks() }
+        }
+    }
+
+    /// Something moves: a recording, a breathing timer, a reminder waiting for its outcome.
+    private var busy: Bool {
+        guard let status = lastStatus else { return true }
+        return status.state == .playing || status.state == .paused || status.state == .loading || expected != nil || timerRunning
+    }
+
+    private var timerRunning = false
+    private var currentDay: Int64 { lifeNow / 86_400 }
+
+    // MARK: Checks
+
+    private func check(afterEvent: Bool) throws(Oracle.Violation) {
+        guard box.running else { return }
+        guard let status = box.status() else { throw Oracle.Violation(invariant: "status always answers", detail: "it did not") }
+        try oracle.observe(status, afterEvent: afterEvent)
+        lastStatus = status
+        if case .success(.timer(let timer)) = box.request(.timer(.show)) { timerRunning = timer.running != nil }
+        try readLog()
+    }
+
+    private func readLog() throws(Oracle.Violation) {
+        for line in box.newLogLines() {
+            if line.hasPrefix("<3>") { throw Oracle.Violation(invariant: "nothing goes wrong unseen", detail: "logged: \(line)") }
+            guard line.hasPrefix("<6>reminder: ") else { continue }
+            let chimed = line.contains("reminder: chime")
+            guard chimed || line.contains("silent card") else { continue }
+            try oracle.reminderFired(on: rules.localDateTime(at: wallNow).date)
+            if var expectation = expected {
+                if expectation.fired { throw Oracle.Violation(invariant: "one reminder at a time", detail: "fired twice for one due") }
+                if expectation.chime != chimed {
+                    throw Oracle.Violation(invariant: expectation.chime ? "the reminder chimes when sound is allowed and nothing plays"
+                                                                        : "the reminder is a silent card when sound is not allowed",
+                                           detail: String(line.dropFirst(3)))
+                }
+                expectation.fired = true
+                expected = expectation
+            }
+        }
+    }
+
+    /// Once a box day, and after every restart: the history, the settings and the reminder as the box keeps them.
+    private func dailyChecks() throws(Oracle.Violation) {
+        guard box.running else { return }
+        try oracle.checkHistory(csv: exportCSV())
+        if case .success(.settings(let report)) = box.request(.settings(change: nil)) { try oracle.checkSettings(report) }
+        if case .success(.reminder(let report)) = box.request(.reminder(.show)) { try oracle.checkReminder(report) }
+    }
+
+    private func exportCSV() -> String {
+        guard case .success(.historyExport(let report)) = box.request(.history(.export(.csv))) else { return "" }
+        return report.text
+    }
+
+    // MARK: The reminder's due moments
+
+    /// The reminder's due instant on the local day of `wall` or the next, in unix seconds.
+    private func nextDue() -> (unix: Int64, day: CivilDate)? { nextDue(before: Int64.max, after: wallNow) }
+
+    private func nextDue(before limit: Int64, after start: Int64) -> (unix: Int64, day: CivilDate)? {
+        guard let minute = oracle.reminderMinute else { return nil }
+        var date = rules.localDateTime(at: start).date
+        for _ in 0..<2 {
+            if let local = LocalDateTime(date: date, hour: minute / 60, minute: minute % 60),
+               case let unix = rules.unixSeconds(for: local), unix > start, unix <= limit { return (unix, date) }
+            date = date.adding(days: 1)
+        }
+        return nil
+    }
+
+    /// The clock passed a due moment by itself. Only a quiet moment has a known outcome: the reminder set
+    /// an hour before, nothing done by the person or the world for two minutes before and ten after, the
+    /// box idle, and not fired that day already. Then it fires once within ten minutes: a chime when sound is allowed, else a card.
+    private func reminderCameDue(_ due: (unix: Int64, day: CivilDate)) throws(Oracle.Violation) {
+        guard expected == nil, let status = lastStatus, let live = status.live, box.running else { return }
+        let nextEvent = nextEventIndex < schedule.entries.count ? schedule.entries[nextEventIndex].at : Int64.max
+        let quiet = lifeNow - lastEventAt > 120 && lifeNow - oracle.reminderChosenAt > 3600 && nextEvent > lifeNow + 600
+        let idle = [.idle, .ended, .stopped].contains(status.state) && !timerRunning
+        guard quiet, idle, !oracle.hasFired(on: due.day) else { return }
+        var style = "chime"
+        if case .success(.reminder(let report)) = box.request(.reminder(.show)) { style = report.schedule?.style ?? style }
+        let minute = rules.minuteOfDay(at: due.unix)
+        let night = isNight(minute)
+        let chime = style == "chime" && !night && live.effectiveVolume > 0
+        expected = ExpectedReminder(due: due.unix, deadline: lifeNow + 600, chime: chime)
+        oracle.remindersExpected += 1
+    }
+
+    private func settle(_ expectation: ExpectedReminder) throws(Oracle.Violation) {
+        expected = nil
+        if !expectation.fired {
+            throw Oracle.Violation(invariant: "the reminder fires on every due day",
+                                   detail: "due \(rules.localDateTime(at: expectation.due)) passed quietly, nothing fired")
+        }
+    }
+
+    private func isNight(_ minute: Int) -> Bool {
+        let mode = oracle.settings["night-mode"] ?? "auto"
+        if mode != "auto" { return mode == "on" }
+        let starts = Self.minutes(oracle.settings["night-starts"] ?? "21:00"), ends = Self.minutes(oracle.settings["night-ends"] ?? "07:00")
+        return starts <= ends ? (minute >= starts && minute < ends) : (minute >= starts || minute < ends)
+    }
+
+    static func minutes(_ text: String) -> Int {
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : 0
+    }
+
+    // MARK: Events
+
+    private func perform(_ event: LifeEvent) throws(Oracle.Violation) {
+        switch event {
+        case .kill, .restart, .clockJump, .zoneChange:
+            oracle.worldActed()
+            try world(event)
+            return
+        default:
+            break
+        }
+        guard box.running else { return }
+        oracle.personActed(event)
+        switch event {
+        case .play(let session): box.request(.play(session: session))
+        case .pause: box.request(.pause)
+        case .resume: box.request(.resume)
+        case .toggle: box.request(.toggle)
+        case .stop: box.request(.stop)
+        case .seekBy(let seconds): box.request(.seek(.by(seconds: seconds)))
+        case .seekTo(let seconds): box.request(.seek(.to(seconds: seconds)))
+        case .volume(let level):
+            if case .success = box.request(.volume(level: level)) { oracle.accepted(setting: "volume", value: String(level)) }
+        case .favourite(let session, let on): box.request(.favorite(session: session, add: on))
+        case .setting(let key, let value):
+            if case .success(.settings(let report)) = box.request(.settings(change: .init(key: key, value: value))),
+               let shown = report.entries.first(where: { $0.key == key })?.value {
+                oracle.accepted(setting: key, value: shown)
+            }
+        case .reminderAt(let minute):
+            if case .success = box.request(.reminder(.set(.init(minuteOfDay: minute)))) { oracle.reminderChosen(minute, at: lifeNow) }
+        case .reminderOff:
+            if case .success = box.request(.reminder(.off)) { oracle.reminderChosen(nil, at: lifeNow) }
+        case .timerStart(let minutes): box.request(.timer(.start(pattern: nil, minutes: minutes)))
+        case .timerStop: box.request(.timer(.stop))
+        case .deleteLatestRun: try deleteLatestRun()
+        case .deleteAllHistory:
+            let before = exportCSV()
+            if case .success = box.request(.history(.deleteAll)) { oracle.deletedAll(csv: before) }
+        case .dismissResume: box.request(.dismiss(notice: nil))
+        case .dismissNotices:
+            for notice in lastStatus?.notices ?? [] { box.request(.dismiss(notice: Int(notice.id))) }
+        case .headphones: box.type("j")
+        case .kill, .restart, .clockJump, .zoneChange: break
+        }
+        try check(afterEvent: true)
+    }
+
+    private func deleteLatestRun() throws(Oracle.Violation) {
+        guard case .success(.recentRuns(let recent)) = box.request(.history(.recent)),
+              let latest = recent.runs.first, let id = latest.run else { return }
+        let rows = exportCSV().split(whereSeparator: { $0 == "\r\n" || $0 == "\n" })
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard let row = rows.first(where: { $0.first == String(id) }), row.count >= 12 else { return }
+        guard case .success = box.request(.history(.deleteRun(Int(id)))) else { return }
+        oracle.deleted(run: .init(id: row[0], start: row[6], session: row[1]), seconds: Double(row[8]) ?? 0,
+                       completed: row[11] == "true", timer: row[1].hasPrefix("timer:"))
+    }
+
+    private func world(_ event: LifeEvent) throws(Oracle.Violation) {
+        switch event {
+        case .kill, .restart, .zoneChange:
+            let before = lastStatus
+            if box.running {
+                try check(afterEvent: false) // what was heard up to this instant
+                if event == .kill { box.kill(); kills += 1 } else { box.stop(); restarts += 1 }
+                oracle.lifeEnded()
+            }
+            if case .zoneChange(let zone) = event {
+                box.timeZone = zone
+                rules = (try? Self.rules(for: zone)) ?? rules
+            }
+            do {
+                try box.advance(by: .seconds(event == .kill ? 25 : 8)) // the box boots again
+                try box.start()
+            } catch {
+                throw Oracle.Violation(invariant: "the box starts again", detail: "\(error)")
+            }
+            try check(afterEvent: false)
+            try checkResumeOffer(before: before)
+            try dailyChecks()
+        case .clockJump(let seconds):
+            do { try box.setWall(box.clock.wallNow.addingTimeInterval(Double(seconds))) } catch {
+                throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)")
+            }
+            if let status = box.status() { lastStatus = status }
+        default: break
+        }
+    }
+
+    /// After a restart: an offer to go on is never ahead of the place last heard, and at most a checkpoint
+    /// (10 s) and the output's buffer behind it.
+    private func checkResumeOffer(before: StatusReport?) throws(Oracle.Violation) {
+        guard let offer = lastStatus?.resumeOffer, let before, before.session == offer.session,
+              before.state == .playing || before.state == .paused else { return }
+        if offer.position > before.position + 0.5 {
+            throw Oracle.Violation(invariant: "a resume offer is never ahead of what was heard",
+                                   detail: "offered \(offer.position) s of \(offer.session), heard to \(before.position) s")
+        }
+        if offer.position < before.position - 10.5 {
+            throw Oracle.Violation(invariant: "a resume offer is at most 10 s behind",
+                                   detail: "offered \(offer.position) s of \(offer.session), heard to \(before.position) s")
+        }
+    }
+}

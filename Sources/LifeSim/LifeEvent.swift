@@ -1,0 +1,122 @@
+/// One thing that happens to the box in its life: something the person does, or something the world
+/// does to it. A life is a list of them at seconds from the life's start (`Schedule`), made from a seed
+/// before the box starts, so a life can be replayed exactly and shrunk by leaving events out.
+enum LifeEvent: Equatable {
+    // The person.
+    case play(session: String?)
+    case pause
+    case resume
+    case toggle
+    case stop
+    case seekBy(Double)
+    case seekTo(Double)
+    case volume(Int)
+    case favourite(session: String, Bool)
+    case setting(key: String, value: String)
+    case reminderAt(minuteOfDay: Int)
+    case reminderOff
+    case timerStart(minutes: Int)
+    case timerStop
+    case deleteLatestRun
+    case deleteAllHistory
+    case dismissResume
+    case dismissNotices
+    /// The headphones in or out (the jack; `j` on the simulator's terminal).
+    case headphones
+    // The world.
+    case kill
+    case restart
+    /// The wall clock jumps by this many seconds (a sync after a wrong RTC, a person setting it).
+    case clockJump(seconds: Int)
+    /// The box restarts in another time zone (moved house, or set by its owner).
+    case zoneChange(String)
+}
+
+extension LifeEvent: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .play(let session): "play \(session ?? "-")"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .toggle: "toggle"
+        case .stop: "stop"
+        case .seekBy(let seconds): "seek-by \(seconds)"
+        case .seekTo(let seconds): "seek-to \(seconds)"
+        case .volume(let level): "volume \(level)"
+        case .favourite(let session, let on): "favourite \(session) \(on ? "on" : "off")"
+        case .setting(let key, let value): "setting \(key) \(value)"
+        case .reminderAt(let minute): "reminder-at \(minute)"
+        case .reminderOff: "reminder-off"
+        case .timerStart(let minutes): "timer-start \(minutes)"
+        case .timerStop: "timer-stop"
+        case .deleteLatestRun: "delete-latest-run"
+        case .deleteAllHistory: "delete-all-history"
+        case .dismissResume: "dismiss-resume"
+        case .dismissNotices: "dismiss-notices"
+        case .headphones: "headphones"
+        case .kill: "kill"
+        case .restart: "restart"
+        case .clockJump(let seconds): "clock-jump \(seconds)"
+        case .zoneChange(let zone): "zone \(zone)"
+        }
+    }
+
+    /// Reads back what `description` wrote (a shrunk life saved to a file, replayed).
+    init?(line: Substring) {
+        let words = line.split(separator: " ").map(String.init)
+        guard let name = words.first else { return nil }
+        let rest = Array(words.dropFirst())
+        func double(_ i: Int) -> Double? { rest.count > i ? Double(rest[i]) : nil }
+        func int(_ i: Int) -> Int? { rest.count > i ? Int(rest[i]) : nil }
+        switch name {
+        case "play": self = .play(session: rest.first == "-" ? nil : rest.first)
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "toggle": self = .toggle
+        case "stop": self = .stop
+        case "seek-by": guard let v = double(0) else { return nil }; self = .seekBy(v)
+        case "seek-to": guard let v = double(0) else { return nil }; self = .seekTo(v)
+        case "volume": guard let v = int(0) else { return nil }; self = .volume(v)
+        case "favourite": guard rest.count == 2 else { return nil }; self = .favourite(session: rest[0], rest[1] == "on")
+        case "setting": guard rest.count == 2 else { return nil }; self = .setting(key: rest[0], value: rest[1])
+        case "reminder-at": guard let v = int(0) else { return nil }; self = .reminderAt(minuteOfDay: v)
+        case "reminder-off": self = .reminderOff
+        case "timer-start": guard let v = int(0) else { return nil }; self = .timerStart(minutes: v)
+        case "timer-stop": self = .timerStop
+        case "delete-latest-run": self = .deleteLatestRun
+        case "delete-all-history": self = .deleteAllHistory
+        case "dismiss-resume": self = .dismissResume
+        case "dismiss-notices": self = .dismissNotices
+        case "headphones": self = .headphones
+        case "kill": self = .kill
+        case "restart": self = .restart
+        case "clock-jump": guard let v = int(0) else { return nil }; self = .clockJump(seconds: v)
+        case "zone": guard let zone = rest.first else { return nil }; self = .zoneChange(zone)
+        default: return nil
+        }
+    }
+}
+
+/// A life's events in time order: `at` seconds after the life began, on the box's monotonic time.
+struct Schedule {
+    struct Entry: Equatable {
+        var at: Int64
+        var event: LifeEvent
+    }
+
+    var entries: [Entry]
+
+    var text: String { entries.map { "\($0.at) \($0.event)" }.joined(separator: "\n") + "\n" }
+
+    init(entries: [Entry]) { self.entries = entries.sorted { $0.at < $1.at } }
+
+    init?(text: String) {
+        var entries: [Entry] = []
+        for line in text.split(separator: "\n") where !line.isEmpty {
+            guard let space = line.firstIndex(of: " "), let at = Int64(line[..<space]),
+                  let event = LifeEvent(line: line[line.index(after: space)...]) else { return nil }
+            entries.append(Entry(at: at, event: event))
+        }
+        self.init(entries: entries)
+    }
+}

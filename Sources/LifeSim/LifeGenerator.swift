@@ -1,0 +1,102 @@
+import StillroomCore
+
+/// A life from a seed: a person, random but plausible (sittings morning and evening, a seek here, the
+/// headphones out there, a reminder set and moved, a breathing timer, settings changed — some to absurd
+/// values — history deleted now and then, asleep at night), and a world, random and hostile (kill -9 at
+/// any moment, often mid-session; restarts; the clock jumping either way; a move to another time zone).
+/// Seconds are from the life's start at local midnight; the clock and the zone drift from that as the
+/// world moves them, which the person does not notice.
+struct LifeGenerator {
+    static let sessions = ["sweep", "long"]
+    static let zones = ["Europe/London", "America/New_York", "Australia/Adelaide", "Asia/Kolkata", "Europe/Berlin"]
+
+    private var random: SplitMix64
+    private var entries: [Schedule.Entry] = []
+
+    init(seed: UInt64) {
+        // Seeds next to each other must not give lives one draw apart: SplitMix64's state moves by a fixed
+        // step, so the seed is mixed once before it becomes the state.
+        var mixer = SplitMix64(seed: seed)
+        random = SplitMix64(seed: mixer.next())
+    }
+
+    static func life(seed: UInt64, days: Int) -> Schedule {
+        var generator = LifeGenerator(seed: seed)
+        for day in 0..<days { generator.day(day) }
+        return Schedule(entries: generator.entries)
+    }
+
+    private mutating func chance(_ p: Double) -> Bool { Double(random.next() >> 11) / Double(1 << 53) < p }
+    private mutating func between(_ low: Int, _ high: Int) -> Int { low + Int(random.next() % UInt64(high - low + 1)) }
+    private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+
+    private mutating func add(_ at: Int, _ event: LifeEvent) { entries.append(.init(at: Int64(at), event: event)) }
+
+    private mutating func day(_ day: Int) {
+        let midnight = day * 86_400
+        if day == 0 || chance(0.01) {
+            if chance(day == 0 ? 0.8 : 0.7) {
+                add(midnight + between(7 * 3600, 22 * 3600), .reminderAt(minuteOfDay: between(9 * 60, 20 * 60 + 30)))
+            } else {
+                add(midnight + between(7 * 3600, 22 * 3600), .reminderOff)
+            }
+        }
+        if chance(0.6) { sitting(at: midnight + between(7 * 3600, 9 * 3600)) }
+        if chance(0.5) { sitting(at: midnight + between(12 * 3600 + 1800, 14 * 3600)) }
+        if chance(0.6) { sitting(at: midnight + between(19 * 3600, 22 * 3600 + 1800)) }
+        if chance(0.15) {
+            let at = midnight + between(10 * 3600, 18 * 3600)
+            add(at, .timerStart(minutes: between(1, 3)))
+            if chance(0.3) { add(at + between(5, 100), .timerStop) }
+        }
+        if chance(0.05) { add(midnight + between(8 * 3600, 22 * 3600), .volume(pick([0, 10, 35, 60, 80, 100]))) }
+        if chance(0.04) { setting(at: midnight + between(8 * 3600, 22 * 3600)) }
+        if chance(0.03) { add(midnight + between(8 * 3600, 22 * 3600), .favourite(session: pick(Self.sessions), chance(0.7))) }
+        if chance(0.1) { add(midnight + between(8 * 3600, 23 * 3600), .dismissNotices) }
+        if chance(0.004) { add(midnight + between(8 * 3600, 22 * 3600), .deleteLatestRun) }
+        if chance(0.0015) { add(midnight + between(8 * 3600, 22 * 3600), .deleteAllHistory) }
+        // The world.
+        if chance(0.04) { add(midnight + between(0, 86_399), .kill) }
+        if chance(0.02) { add(midnight + between(0, 86_399), .restart) }
+        if chance(0.006) {
+            let jump = between(60, 3 * 3600) * (chance(0.5) ? 1 : -1)
+            add(midnight + between(0, 86_399), .clockJump(seconds: jump))
+        }
+        if chance(0.002) { add(midnight + between(10 * 3600, 18 * 3600), .zoneChange(pick(Self.zones))) }
+    }
+
+    /// The person sits down and plays something, and does what people do while it plays.
+    private mutating func sitting(at start: Int) {
+        let session: String? = chance(0.2) ? nil : pick(Self.sessions)
+        if chance(0.1) { add(start - 5, .dismissResume) }
+        add(start, .play(session: session))
+        var at = start
+        if chance(0.3) { at += between(3, 60); add(at, chance(0.5) ? .seekBy(Double(between(-30, 30))) : .seekTo(Double(between(0, 130)))) }
+        if chance(0.2) {
+            at += between(2, 40); add(at, .pause)
+            at += between(5, chance(0.1) ? 3 * 3600 : 300); add(at, chance(0.5) ? .resume : .toggle)
+        }
+        if chance(0.15) {
+            at += between(2, 60); add(at, .headphones) // out: the player pauses
+            at += between(5, 120); add(at, .headphones) // back in
+            if chance(0.7) { at += between(1, 10); add(at, .resume) }
+        }
+        if chance(0.15) { at += between(3, 90); add(at, .stop) }
+        if chance(0.12) { add(start + between(1, 130), .kill) }
+    }
+
+    private mutating func setting(at: Int) {
+        let change: (String, String) = pick([
+            ("night-starts", pick(["21:00", "22:30", "20:00", "25:00"])),
+            ("night-ends", pick(["07:00", "06:30", "08:00"])),
+            ("night-mode", pick(["auto", "off", "on"])),
+            ("day-boundary", pick(["04:00", "00:00", "11:59", "12:00"])),
+            ("text-size", pick(["standard", "large", "huge"])),
+            ("spoken-labels", pick(["on", "off"])),
+            ("speaker-cap", pick(["100", "70", "-1"])),
+            ("dim-after", pick(["30", "5", "99999"])),
+            ("volume", pick(["50", "999", "ten"])),
+        ])
+        add(at, .setting(key: change.0, value: change.1))
+    }
+}

@@ -1,0 +1,36 @@
+import Glibc
+
+/// One life, start to end, in a folder of its own: what it lived and how it ended.
+struct LifeRun {
+    var days: Int
+    var summary: String
+    var failure: Life.Failure?
+
+    static func run(_ schedule: Schedule, days: Int, scratch: String, label: String, verbose: Bool = false) -> LifeRun {
+        run(schedule, until: Int64(days) * 86_400, scratch: scratch, label: label, verbose: verbose)
+    }
+
+    /// Lives `schedule` until `end` (seconds from the life's start).
+    static func run(_ schedule: Schedule, until end: Int64, scratch: String, label: String, verbose: Bool = false) -> LifeRun {
+        let folder = scratch + "/box"
+        Shell.run("rm -rf '\(folder)' && mkdir -p '\(folder)'")
+        defer { Shell.run("rm -rf '\(folder)'") }
+        let started = realSeconds()
+        let life: Life
+        do { life = try Life(schedule: schedule, folder: folder, content: scratch + "/content", verbose: verbose) } catch {
+            return LifeRun(days: 0, summary: "\(label): the box did not start: \(error)",
+                           failure: Life.Failure(violation: .init(invariant: "the box starts", detail: "\(error)"), at: 0, eventsDone: 0))
+        }
+        var failure: Life.Failure?
+        do throws(Life.Failure) { try life.run(until: end) } catch { failure = error }
+        life.finish()
+        let real = realSeconds() - started
+        let lived = Int((failure?.at ?? end) / 86_400)
+        let oracle = life.oracle
+        let summary = "\(label): \(lived) days in \(String(format1(real))) s, \(life.eventsDone) events (\(life.kills) kills, "
+            + "\(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked)"
+        return LifeRun(days: lived, summary: summary, failure: failure)
+    }
+}
+
+func format1(_ value: Double) -> String { String(Int(value)) + "." + String(Int((value * 10).rounded()) % 10) }

@@ -1,0 +1,187 @@
+import ControlProtocol
+import StillroomCore
+
+/// What a person is owed, as a small model beside the box, checked after every step of its life. It knows
+/// what the person did and what the world did; it reads the box only through what the box answers (the
+/// status, the history export, the settings, the reminder) and what it logs.
+struct Oracle {
+    /// A broken promise: which one, and what was seen.
+    struct Violation: Error, CustomStringConvertible {
+        var invariant: String
+        var detail: String
+        var description: String { "\(invariant): \(detail)" }
+    }
+
+    // Practice: what was heard, across the box's lives, since the whole history was last deleted.
+    private var heardInEarlierLives = 0.0
+    private var heardThisLife = 0.0
+    private var heardAtReset = 0.0
+    private var deletedListening = 0.0
+    /// Each event may leave up to the minimum run (10 s) unkept: a run stopped short, killed, restarted.
+    private var eventsSinceReset = 0
+    /// Runs seen completed (id and start): never lost unless deleted.
+    private var completedRuns: Set<RunKey> = []
+    /// Runs deleted: never seen again.
+    private var deletedRuns: Set<RunKey> = []
+
+    // Settings the box accepted: kept across every restart and kill.
+    private(set) var settings: [String: String] = [:]
+
+    // Sound: it starts only when the person asked.
+    private var lastState: PlayerState = .idle
+    private var askedForSound = false
+
+    // The reminder.
+    private(set) var reminderMinute: Int?
+    /// The local days it fired on (as the box's zone had them when it fired).
+    private var firedDays: [CivilDate: Int] = [:]
+    private(set) var reminderChosenAt: Int64 = 0
+    var reminderFires = 0
+    /// Due moments whose outcome was known and checked.
+    var remindersExpected = 0
+
+    struct RunKey: Hashable {
+        var id: String
+        var start: String
+        var session: String
+    }
+
+    // MARK: The person's and the world's events
+
+    mutating func personActed(_ event: LifeEvent) {
+        eventsSinceReset += 1
+        switch event {
+        case .play, .resume, .toggle, .headphones: askedForSound = true
+        default: break
+        }
+    }
+
+    mutating func worldActed() { eventsSinceReset += 1 }
+
+    /// The box's life ended (kill or stop) with `heard` seconds heard in it.
+    mutating func lifeEnded() {
+        heardInEarlierLives += heardThisLife
+        heardThisLife = 0
+        lastState = .idle
+        askedForSound = false
+    }
+
+    // MARK: Checks
+
+    /// After every step: what the status says.
+    mutating func observe(_ status: StatusReport, afterEvent: Bool) throws(Violation) {
+        if let live = status.live { heardThisLife = live.observed.heardSeconds }
+        if status.position < 0 || status.position > status.duration + 0.001 {
+            throw Violation(invariant: "position inside the recording", detail: "\(status.position) of \(status.duration)")
+        }
+        let nowPlaying = status.state == .playing || status.state == .loading
+        let wasPlaying = lastState == .playing || lastState == .loading
+        if nowPlaying && !wasPlaying && !(afterEvent && askedForSound) {
+            throw Violation(invariant: "nothing plays by itself",
+                            detail: "\(lastState.rawValue) → \(status.state.rawValue) with no request for sound")
+        }
+        lastState = status.state
+        if afterEvent { askedForSound = false }
+    }
+
+    /// Now and then, and after every restart: the whole history against what was heard and deleted.
+    mutating func checkHistory(csv: String) throws(Violation) {
+        let rows = csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        var listening = 0.0
+        var runs = 0
+        var present: Set<RunKey> = []
+        for row in rows where row.count >= 12 {
+            let key = RunKey(id: row[0], start: row[6], session: row[1])
+            present.insert(key)
+            if deletedRuns.contains(key) {
+                throw Violation(invariant: "deleted history never comes back", detail: "run \(row[0]) of \(row[1]) started \(row[6])")
+            }
+            if row[11] == "true" || row[11] == "1" { completedRuns.insert(key) }
+            if !row[1].hasPrefix("timer:") {
+                listening += Double(row[8]) ?? 0
+                runs += 1
+            }
+        }
+        if let lost = completedRuns.subtracting(present).first {
+            throw Violation(invariant: "a completed run is never lost", detail: "run \(lost.id) of \(lost.session) started \(lost.start)")
+        }
+        let heard = heardInEarlierLives + heardThisLife - heardAtReset - deletedListening
+        let rounding = 0.001 * Double(runs) + 0.05
+        if listening > heard + rounding {
+            throw Violation(invariant: "practice counted never exceeds what was heard",
+                            detail: String(format3(listening)) + " s kept, " + format3(heard) + " s heard")
+        }
+        let unkeptAtMost = PracticeLedger.minimumListeningSeconds * Double(eventsSinceReset + 1)
+        if listening < heard - unkeptAtMost - rounding {
+            throw Violation(invariant: "practice counted is what was heard, less at most a short run per event",
+                            detail: format3(listening) + " s kept, " + format3(heard) + " s heard, \(eventsSinceReset) events")
+        }
+    }
+
+    /// The person deleted this run (its seconds as `history recent` shows them, to the tenth).
+    mutating func deleted(run: RunKey, seconds: Double, completed: Bool, timer: Bool) {
+        deletedRuns.insert(run)
+        completedRuns.remove(run)
+        if !timer { deletedListening += seconds }
+    }
+
+    /// The person deleted the whole history: these were its runs.
+    mutating func deletedAll(csv: String) {
+        for row in csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst() {
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if fields.count >= 12 { deletedRuns.insert(RunKey(id: fields[0], start: fields[6], session: fields[1])) }
+        }
+        completedRuns = []
+        heardAtReset = heardInEarlierLives + heardThisLife
+        deletedListening = 0
+        eventsSinceReset = 0
+    }
+
+    /// A setting the box accepted.
+    mutating func accepted(setting key: String, value: String) { settings[key] = value }
+
+    /// The settings as the box lists them must hold every value it accepted.
+    func checkSettings(_ report: SettingsReport) throws(Violation) {
+        for (key, value) in settings {
+            let shown = report.entries.first { $0.key == key }?.value
+            if shown != value {
+                throw Violation(invariant: "settings are kept", detail: "\(key) is \(shown ?? "missing"), was set to \(value)")
+            }
+        }
+    }
+
+    mutating func reminderChosen(_ minute: Int?, at lifeSecond: Int64) {
+        reminderMinute = minute
+        reminderChosenAt = lifeSecond
+    }
+
+    /// The reminder report while it is on: the next time is always shown (or it is waiting for a session).
+    func checkReminder(_ report: ReminderReport) throws(Violation) {
+        guard reminderMinute != nil else { return }
+        if report.schedule == nil { throw Violation(invariant: "the reminder stays on", detail: "it was set, the box says off") }
+        if report.next == nil && report.waiting != true {
+            throw Violation(invariant: "the next reminder is always shown", detail: "no next time and not waiting")
+        }
+    }
+
+    /// It fires once a local day: moved to later the same day after it fired, it waits for tomorrow.
+    func hasFired(on day: CivilDate) -> Bool { firedDays[day] != nil }
+
+    /// The reminder fired (a chime or a card) on this local day.
+    mutating func reminderFired(on day: CivilDate) throws(Violation) {
+        reminderFires += 1
+        firedDays[day, default: 0] += 1
+        if firedDays[day]! > 1 {
+            throw Violation(invariant: "the reminder fires at most once a day", detail: "twice on \(day)")
+        }
+    }
+}
+
+func format3(_ value: Double) -> String {
+    let thousandths = Int64((value * 1000).rounded())
+    let sign = thousandths < 0 ? "-" : ""
+    let magnitude = abs(thousandths)
+    let fraction = String(magnitude % 1000)
+    return sign + String(magnitude / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}

@@ -1,0 +1,147 @@
+import ControlProtocol
+import DeviceFakes
+import FoundationEssentials
+import Glibc
+import StillroomCore
+import StillroomDaemon
+import SystemCalls
+
+/// One box: the daemon `stillroomd` runs, in this process, on a loop whose clock the simulation moves
+/// (a `ManualClock`: a year of the box's time passes in the time its work takes). Real files, real
+/// SQLite, real mpg123 on the paced speaker, the terminal input on a pipe the person types into.
+///
+/// A kill -9 is what the card holds at that instant: the data folder is copied between two of the loop's
+/// handlers (nothing is half-written then, as nothing is between two system calls of a killed process),
+/// the running daemon is dropped, and the copy is what the next start finds.
+final class SimulatedBox {
+    let folder: String
+    let content: String
+    /// The repository: its development keys (the maker's, to the box) and its simulator board file.
+    let repository: String
+    let clock: ManualClock
+    private(set) var virtual: VirtualLoop?
+    private(set) var daemon: Daemon?
+    /// The daemon's time zone (TZ), read at each start.
+    var timeZone: String
+    private var logFD: Int32 = -1
+    private var keys: (read: Int32, write: Int32)?
+    private var nextRequest = 1
+    /// The log, read on from where the last read ended (a kill keeps the file: one log for the box's life).
+    private var logReader: Int32 = -1
+
+    var dataDirectory: String { folder + "/data" }
+    var logPath: String { folder + "/daemon.log" }
+
+    init(folder: String, content: String, repository: String, wallStart: Date, timeZone: String) {
+        self.folder = folder
+        self.content = content
+        self.repository = repository
+        self.timeZone = timeZone
+        clock = ManualClock(wallNow: wallStart)
+    }
+
+    var running: Bool { daemon != nil }
+
+    func start() throws {
+        precondition(daemon == nil)
+        let arguments = ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "terminal",
+                         "--socket", folder + "/run/control.sock", "--audio-device", "paced", "--content-keys", repository + "/board/keys/development-trusted",
+                         "--board", repository + "/board/simulator.conf"]
+        guard case .run(let options) = try DaemonOptions.parse(arguments) else { preconditionFailure("the arguments ask for no daemon") }
+        var ends: [Int32] = [0, 0]
+        precondition(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        keys = (ends[0], ends[1])
+        logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let loop = try VirtualLoop(clock: clock)
+        virtual = loop
+        daemon = try Daemon(options: options, environment: ["TZ": timeZone], logger: Logger(fd: logFD, threshold: .info),
+                            loop: loop.loop, terminalFD: ends[0])
+        daemon?.announceReady()
+        try loop.settle()
+    }
+
+    /// SIGTERM: the daemon's own orderly stop.
+    func stop() {
+        guard let daemon else { return }
+        _ = daemon.stopDriven()
+        drop()
+    }
+
+    /// kill -9: the folder as it is now is what the next start finds; the daemon gets no word.
+    func kill() {
+        guard let daemon else { return }
+        let snapshot = folder + "/data.killed"
+        Shell.run("rm -rf '\(snapshot)' && cp -a '\(dataDirectory)' '\(snapshot)'")
+        _ = daemon.stopDriven() // what it writes now goes to the folder thrown away below
+        drop()
+        Shell.run("rm -rf '\(dataDirectory)' && mv '\(snapshot)' '\(dataDirectory)'")
+    }
+
+    private func drop() {
+        daemon = nil
+        virtual = nil
+        close(logFD)
+        logFD = -1
+        if let keys {
+            close(keys.read)
+            close(keys.write)
+        }
+        keys = nil
+    }
+
+    /// Answers `command` as the control socket would, then runs what the answer set in motion.
+    @discardableResult
+    func request(_ command: ControlCommand) -> Result<ControlReply, ControlError> {
+        guard let daemon else { return .failure(ControlError(.failed, "not running")) }
+        nextRequest += 1
+        let answer = daemon.answer(ControlRequest(id: nextRequest, command))
+        _ = try? virtual?.settle()
+        return answer
+    }
+
+    func status() -> StatusReport? {
+        guard case .success(.status(let report)) = request(.status) else { return nil }
+        return report
+    }
+
+    /// Types keys on the box's terminal (the simulator's buttons and jack) and runs what they set off.
+    func type(_ text: String) {
+        guard let keys else { return }
+        _ = text.utf8CString.withUnsafeBufferPointer { write(keys.write, $0.baseAddress, $0.count - 1) }
+        _ = try? virtual?.settle()
+    }
+
+    /// Moves the box's time on; everything due on the way runs at its time. Off, only the clocks move.
+    func advance(by duration: Duration) throws {
+        if let virtual { try virtual.advance(by: duration) } else { clock.advance(by: duration) }
+    }
+
+    /// Sets the wall clock (a jump: a sync, a person, a bad RTC); the loop's wall timers notice.
+    func setWall(_ date: Date) throws {
+        clock.setWall(date)
+        try virtual?.settle()
+    }
+
+    /// The log lines written since the last call.
+    func newLogLines() -> [Substring] {
+        if logReader < 0 { logReader = open(logPath, O_RDONLY | O_CLOEXEC) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(logReader, &chunk, chunk.count)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        guard !bytes.isEmpty else { return [] }
+        // A line is one write(2) (Logger): the bytes read end at a line's end.
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    }
+}
+
+enum Shell {
+    static func run(_ command: String) {
+        let status = system(command)
+        precondition(status == 0, "lifesim: `\(command)` failed (\(status))")
+    }
+}
