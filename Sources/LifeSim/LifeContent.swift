@@ -14,15 +14,17 @@ enum LifeContent {
             cp '\(audio)sweep-20s-44k-mono.mp3' '\(folder)/sessions/sweep/audio.mp3' && \
             cp '\(audio)sweep-120s-44k-mono.mp3' '\(folder)/sessions/long/audio.mp3' && \
             cp '\(repository)/Content/sounds/'* '\(folder)/sounds/' && \
-            echo '{}' > '\(folder)/sessions/sweep/provenance.json' && echo '{}' > '\(folder)/sessions/long/provenance.json'
+            echo '{}' > '\(folder)/sessions/sweep/provenance.json' && echo '{}' > '\(folder)/sessions/long/provenance.json' && \
+            printf 'WEBVTT\\n\\n00:00.000 --> 00:20.000\\nA rising sound.\\n' > '\(folder)/sessions/sweep/transcript.vtt' && \
+            printf 'WEBVTT\\n\\n00:00.000 --> 02:00.000\\nA long rise.\\n' > '\(folder)/sessions/long/transcript.vtt'
             """)
         let catalog = """
             {"schema": 1, "defaultSession": "sweep", "sessions": [
               {"id": "sweep", "title": "Sweep", "theme": "focus", "description": "A rising test sweep.",
-               "durationSeconds": 20.0, "audio": "sessions/sweep/audio.mp3",
+               "durationSeconds": 20.0, "audio": "sessions/sweep/audio.mp3", "transcript": "sessions/sweep/transcript.vtt",
                "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}, "provenance": "sessions/sweep/provenance.json"},
               {"id": "long", "title": "Long sweep", "theme": "breathe", "description": "A two-minute test sweep.",
-               "durationSeconds": 120.0, "audio": "sessions/long/audio.mp3",
+               "durationSeconds": 120.0, "audio": "sessions/long/audio.mp3", "transcript": "sessions/long/transcript.vtt",
                "license": {"name": "CC0 1.0", "attribution": "Stillroom project"}, "provenance": "sessions/long/provenance.json"}],
              "sounds": [
               {"id": "chime", "audio": "sounds/chime.mp3", "license": {"name": "CC BY 4.0", "attribution": "Stillroom project"},

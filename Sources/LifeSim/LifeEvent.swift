@@ -30,6 +30,15 @@ enum LifeEvent: Equatable {
     case clockJump(seconds: Int)
     /// The box restarts in another time zone (moved house, or set by its owner).
     case zoneChange(String)
+    /// The box restarts with its wall clock this many seconds behind (no RTC: the time saved at the last
+    /// shutdown), until a later `clockJump` syncs it.
+    case staleBoot(secondsBehind: Int)
+    /// The card fills up (other files, a log gone wild) and is emptied again.
+    case cardFull
+    case cardEmptied
+    /// The card comes up read-only at a power cycle (the kernel's answer to a failing card), and writable again.
+    case cardReadOnly
+    case cardWritable
 }
 
 extension LifeEvent: CustomStringConvertible {
@@ -58,6 +67,11 @@ extension LifeEvent: CustomStringConvertible {
         case .restart: "restart"
         case .clockJump(let seconds): "clock-jump \(seconds)"
         case .zoneChange(let zone): "zone \(zone)"
+        case .staleBoot(let behind): "stale-boot \(behind)"
+        case .cardFull: "card-full"
+        case .cardEmptied: "card-emptied"
+        case .cardReadOnly: "card-read-only"
+        case .cardWritable: "card-writable"
         }
     }
 
@@ -92,6 +106,11 @@ extension LifeEvent: CustomStringConvertible {
         case "restart": self = .restart
         case "clock-jump": guard let v = int(0) else { return nil }; self = .clockJump(seconds: v)
         case "zone": guard let zone = rest.first else { return nil }; self = .zoneChange(zone)
+        case "stale-boot": guard let v = int(0) else { return nil }; self = .staleBoot(secondsBehind: v)
+        case "card-full": self = .cardFull
+        case "card-emptied": self = .cardEmptied
+        case "card-read-only": self = .cardReadOnly
+        case "card-writable": self = .cardWritable
         default: return nil
         }
     }

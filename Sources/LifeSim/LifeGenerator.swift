@@ -63,6 +63,21 @@ struct LifeGenerator {
             add(midnight + between(0, 86_399), .clockJump(seconds: jump))
         }
         if chance(0.002) { add(midnight + between(10 * 3600, 18 * 3600), .zoneChange(pick(Self.zones))) }
+        if chance(0.01) {
+            let at = midnight + between(0, 86_399), behind = between(600, 5 * 86_400)
+            add(at, .staleBoot(secondsBehind: behind))
+            add(at + between(30, 3600), .clockJump(seconds: behind))
+        }
+        if chance(0.01) {
+            let at = midnight + between(0, 86_399)
+            add(at, .cardFull)
+            add(at + between(3600, 3 * 86_400), .cardEmptied)
+        }
+        if chance(0.005) {
+            let at = midnight + between(0, 86_399)
+            add(at, .cardReadOnly)
+            add(at + between(600, 2 * 86_400), .cardWritable)
+        }
     }
 
     /// The person sits down and plays something, and does what people do while it plays.

@@ -23,13 +23,15 @@ struct LifeRun {
         }
         var failure: Life.Failure?
         do throws(Life.Failure) { try life.run(until: end) } catch { failure = error }
+        let logTail = failure == nil ? [] : life.box.logTail(15)
         life.finish()
         let real = realSeconds() - started
         let lived = Int((failure?.at ?? end) / 86_400)
         let oracle = life.oracle
         let summary = "\(label): \(lived) days in \(String(format1(real))) s, \(life.eventsDone) events (\(life.kills) kills, "
             + "\(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked)"
-        return LifeRun(days: lived, summary: summary, failure: failure)
+        let tail = logTail.isEmpty ? "" : "\n  the box's log, last lines:\n" + logTail.map { "    " + $0 }.joined(separator: "\n")
+        return LifeRun(days: lived, summary: summary + tail, failure: failure)
     }
 }
 

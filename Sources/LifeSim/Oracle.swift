@@ -24,6 +24,12 @@ struct Oracle {
     /// Runs deleted: never seen again.
     private var deletedRuns: Set<RunKey> = []
 
+    /// The card is full or read-only: what is heard meanwhile may go unkept, and errors are expected.
+    private(set) var cardUnwritable = false
+    private var heardWhileUnwritable = 0.0
+    /// The card was unwritable at some time in this life of the daemon (its errors may follow it).
+    private(set) var cardTroubleThisLife = false
+
     // Settings the box accepted: kept across every restart and kill.
     private(set) var settings: [String: String] = [:]
 
@@ -59,7 +65,13 @@ struct Oracle {
     mutating func worldActed() { eventsSinceReset += 1 }
 
     /// The box's life ended (kill or stop) with `heard` seconds heard in it.
+    mutating func cardChanged(unwritable: Bool) {
+        cardUnwritable = unwritable
+        if unwritable { cardTroubleThisLife = true }
+    }
+
     mutating func lifeEnded() {
+        cardTroubleThisLife = cardUnwritable
         heardInEarlierLives += heardThisLife
         heardThisLife = 0
         lastState = .idle
@@ -70,7 +82,10 @@ struct Oracle {
 
     /// After every step: what the status says.
     mutating func observe(_ status: StatusReport, afterEvent: Bool) throws(Violation) {
-        if let live = status.live { heardThisLife = live.observed.heardSeconds }
+        if let live = status.live {
+            if cardUnwritable { heardWhileUnwritable += max(0, live.observed.heardSeconds - heardThisLife) }
+            heardThisLife = live.observed.heardSeconds
+        }
         if status.position < 0 || status.position > status.duration + 0.001 {
             throw Violation(invariant: "position inside the recording", detail: "\(status.position) of \(status.duration)")
         }
@@ -112,7 +127,7 @@ struct Oracle {
             throw Violation(invariant: "practice counted never exceeds what was heard",
                             detail: String(format3(listening)) + " s kept, " + format3(heard) + " s heard")
         }
-        let unkeptAtMost = PracticeLedger.minimumListeningSeconds * Double(eventsSinceReset + 1)
+        let unkeptAtMost = PracticeLedger.minimumListeningSeconds * Double(eventsSinceReset + 1) + heardWhileUnwritable
         if listening < heard - unkeptAtMost - rounding {
             throw Violation(invariant: "practice counted is what was heard, less at most a short run per event",
                             detail: format3(listening) + " s kept, " + format3(heard) + " s heard, \(eventsSinceReset) events")
@@ -135,6 +150,7 @@ struct Oracle {
         completedRuns = []
         heardAtReset = heardInEarlierLives + heardThisLife
         deletedListening = 0
+        heardWhileUnwritable = 0
         eventsSinceReset = 0
     }
 

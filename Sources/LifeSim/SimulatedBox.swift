@@ -29,7 +29,12 @@ final class SimulatedBox {
     /// The log, read on from where the last read ended (a kill keeps the file: one log for the box's life).
     private var logReader: Int32 = -1
 
-    var dataDirectory: String { folder + "/data" }
+    /// The card: a small tmpfs of its own, with the daemon's data folder on it.
+    var card: String { folder + "/card" }
+    var dataDirectory: String { card + "/data" }
+    private(set) var cardFull = false
+    private(set) var cardReadOnly = false
+    static let cardBytes = 16 << 20
     var logPath: String { folder + "/daemon.log" }
 
     init(folder: String, content: String, repository: String, wallStart: Date, timeZone: String) {
@@ -38,6 +43,41 @@ final class SimulatedBox {
         self.repository = repository
         self.timeZone = timeZone
         clock = ManualClock(wallNow: wallStart)
+        Shell.run("mkdir -p '\(card)' && mount -t tmpfs -o size=\(Self.cardBytes),mode=0755 lifesim-card '\(card)'")
+    }
+
+    /// Stops the daemon and takes the card out (unmounted).
+    func takeOut() {
+        stop()
+        Shell.run("umount '\(card)'")
+    }
+
+    // MARK: The card
+
+    func fillCard() {
+        guard !cardFull else { return }
+        writable { Shell.run("fallocate -l $(( $(stat -f -c '%a*%S' '\(card)') )) '\(card)/filler' || true") }
+        cardFull = true
+    }
+
+    func emptyCard() {
+        guard cardFull else { return }
+        writable { Shell.run("rm -f '\(card)/filler'") }
+        cardFull = false
+    }
+
+    func setCardReadOnly(_ readOnly: Bool) {
+        guard readOnly != cardReadOnly else { return }
+        Shell.run("mount -o remount,\(readOnly ? "ro" : "rw") '\(card)'")
+        cardReadOnly = readOnly
+    }
+
+    /// Does `change` to a card that may be read-only, as if it had been done before it turned so.
+    private func writable(_ change: () -> Void) {
+        let wasReadOnly = cardReadOnly
+        setCardReadOnly(false)
+        change()
+        setCardReadOnly(wasReadOnly)
     }
 
     var running: Bool { daemon != nil }
@@ -75,7 +115,7 @@ final class SimulatedBox {
         Shell.run("rm -rf '\(snapshot)' && cp -a '\(dataDirectory)' '\(snapshot)'")
         _ = daemon.stopDriven() // what it writes now goes to the folder thrown away below
         drop()
-        Shell.run("rm -rf '\(dataDirectory)' && mv '\(snapshot)' '\(dataDirectory)'")
+        writable { Shell.run("rm -rf '\(dataDirectory)' && cp -a '\(snapshot)' '\(dataDirectory)' && rm -rf '\(snapshot)'") }
     }
 
     private func drop() {
@@ -121,6 +161,12 @@ final class SimulatedBox {
     func setWall(_ date: Date) throws {
         clock.setWall(date)
         try virtual?.settle()
+    }
+
+    /// The last `count` lines of the box's log, across its lives (what a failure shows beside its seed).
+    func logTail(_ count: Int) -> [Substring] {
+        let bytes = (try? Files.readAll(logPath, limit: 1 << 30)) ?? []
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").suffix(count)
     }
 
     /// The log lines written since the last call.

@@ -76,6 +76,10 @@ guard access(repository + "/Tests/Fixtures/audio", R_OK) == 0 else {
     complain("run from the repository (its fixtures and sounds make the boxes' content)")
     exit(2)
 }
+guard geteuid() == 0 else {
+    complain("needs root: each box's card is a small tmpfs it mounts, fills and turns read-only")
+    exit(2)
+}
 let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
 let scratch: String
 do { scratch = try Files.makeTemporaryFolder(prefix: base + "/stillroom-lifesim.") } catch {
@@ -103,6 +107,8 @@ while true {
     } else {
         schedule = LifeGenerator.life(seed: seed, days: arguments.days)
     }
+    // Said before the life begins: a trap in the daemon ends this process, and the seed must be on record.
+    say("seed \(seed): living \(arguments.days) days")
     let outcome = LifeRun.run(schedule, days: arguments.days, scratch: scratch, label: "seed \(seed)", verbose: arguments.replay)
     livedDays += outcome.days
     say(outcome.summary)
