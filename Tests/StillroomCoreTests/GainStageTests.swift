@@ -29,6 +29,24 @@ import Testing
         #expect(samples == [1, -1, 32767, -32768])
     }
 
+    /// The flat loop and the rounding without libm give every sample exactly what `Float.rounded()` gave,
+    /// at every volume step and at gains that land products on halves.
+    @Test func scalingMatchesRoundingHalfAwayFromZeroForEverySample() {
+        let gains = (0...100).map(VolumePolicy.gain(forVolume:)) + [0.5, 0.25, 0.75, 1.0 / 3, 0.999_999_9]
+        for gain in gains {
+            var stage = GainStage(gain: gain)
+            var samples = (Int32(Int16.min)...Int32(Int16.max)).map { Int16($0) }
+            samples.withUnsafeMutableBufferPointer { stage.apply(to: $0, frames: $0.count / 2) }
+            for (index, scaled) in samples.enumerated() {
+                let expected = Int16(max(-32768, min(32767, (Float(Int32(Int16.min) + Int32(index)) * gain).rounded())))
+                if scaled != expected {
+                    Issue.record("sample \(Int32(Int16.min) + Int32(index)) at gain \(gain): \(scaled), expected \(expected)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test func volumeCurveAndCaps() {
         #expect(VolumePolicy.gain(forVolume: 0) == 0)
         #expect(VolumePolicy.gain(forVolume: 100) == 1)
