@@ -57,7 +57,8 @@ struct Oracle {
     mutating func personActed(_ event: LifeEvent) {
         eventsSinceReset += 1
         switch event {
-        case .play, .resume, .toggle, .headphones: askedForSound = true
+        // Not the headphones: plugged back in, the box stays as it was (PlayerMachine).
+        case .play, .resume, .toggle: askedForSound = true
         default: break
         }
     }
@@ -105,22 +106,23 @@ struct Oracle {
             .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         var listening = 0.0
         var runs = 0
-        var present: Set<RunKey> = []
+        var completedNow: Set<RunKey> = []
         for row in rows where row.count >= 12 {
             let key = RunKey(id: row[0], start: row[6], session: row[1])
-            present.insert(key)
             if deletedRuns.contains(key) {
                 throw Violation(invariant: "deleted history never comes back", detail: "run \(row[0]) of \(row[1]) started \(row[6])")
             }
-            if row[11] == "true" || row[11] == "1" { completedRuns.insert(key) }
+            if row[11] == "true" || row[11] == "1" { completedNow.insert(key) }
             if !row[1].hasPrefix("timer:") {
                 listening += Double(row[8]) ?? 0
                 runs += 1
             }
         }
-        if let lost = completedRuns.subtracting(present).first {
+        // Gone, or no longer completed: lost either way.
+        if let lost = completedRuns.subtracting(completedNow).first {
             throw Violation(invariant: "a completed run is never lost", detail: "run \(lost.id) of \(lost.session) started \(lost.start)")
         }
+        completedRuns = completedNow
         let heard = heardInEarlierLives + heardThisLife - heardAtReset - deletedListening
         let rounding = 0.001 * Double(runs) + 0.05
         if listening > heard + rounding {
