@@ -115,7 +115,8 @@ let package = Package(
 
         // History benchmark (bench/history): swift build -c release --product history-bench.
         // Boxes living whole lives on virtual time, a person and a hostile world against an oracle (docs/reliability.md).
-        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "ControlProtocol", "StillroomCore", "SystemCalls"],
+        .target(name: "CHeapUsage"),
+        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "ControlProtocol", "StillroomCore", "SystemCalls", "CHeapUsage"],
                           path: "Sources/LifeSim"),
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
         // Library benchmark (bench/LibraryBench): swift build -c release --product library-bench.

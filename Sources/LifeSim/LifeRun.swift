@@ -30,6 +30,7 @@ struct LifeRun {
         let oracle = life.oracle
         let summary = "\(label): \(lived) days in \(String(format1(real))) s, \(life.eventsDone) events (\(life.kills) kills, "
             + "\(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked)"
+            + (life.memoryWarm.flatMap { warm in life.memoryEnd.map { ", heap \(warm.heapKB) → \($0.heapKB) kB, resident \(warm.residentKB) → \($0.residentKB) kB" } } ?? "")
         let tail = logTail.isEmpty ? "" : "\n  the box's log, last lines:\n" + logTail.map { "    " + $0 }.joined(separator: "\n")
         return LifeRun(days: lived, summary: summary + tail, failure: failure)
     }
