@@ -23,6 +23,8 @@ enum LifeEvent: Equatable {
     case dismissNotices
     /// The headphones in or out (the jack; `j` on the simulator's terminal).
     case headphones
+    /// A control on the box itself, typed on the simulator's terminal (docs/controls.md).
+    case press(Control)
     // The world.
     case kill
     case restart
@@ -39,6 +41,31 @@ enum LifeEvent: Equatable {
     /// The card comes up read-only at a power cycle (the kernel's answer to a failing card), and writable again.
     case cardReadOnly
     case cardWritable
+}
+
+/// The box's controls as the simulator's terminal types them.
+enum Control: String, CaseIterable {
+    case play, back, enter, knobForward, knobBack, favourite, describer, guide, labels
+
+    var keys: String {
+        switch self {
+        case .play: " "
+        case .back: "\u{1B}"
+        case .enter: "\r"
+        case .knobForward: "\u{1B}[C"
+        case .knobBack: "\u{1B}[D"
+        case .favourite: "F"
+        case .describer: "K"
+        case .guide: "G"
+        case .labels: "L"
+        }
+    }
+
+    /// Held down (a chord, a long press): it acts when let go, up to 3.5 s later.
+    var isHeld: Bool { [.favourite, .describer, .guide, .labels].contains(self) }
+
+    /// PLAY, and Enter on a session, may start sound.
+    var mayStartSound: Bool { self == .play || self == .enter }
 }
 
 extension LifeEvent: CustomStringConvertible {
@@ -63,6 +90,7 @@ extension LifeEvent: CustomStringConvertible {
         case .dismissResume: "dismiss-resume"
         case .dismissNotices: "dismiss-notices"
         case .headphones: "headphones"
+        case .press(let control): "press \(control.rawValue)"
         case .kill: "kill"
         case .restart: "restart"
         case .clockJump(let seconds): "clock-jump \(seconds)"
@@ -102,6 +130,7 @@ extension LifeEvent: CustomStringConvertible {
         case "dismiss-resume": self = .dismissResume
         case "dismiss-notices": self = .dismissNotices
         case "headphones": self = .headphones
+        case "press": guard let control = rest.first.flatMap(Control.init(rawValue:)) else { return nil }; self = .press(control)
         case "kill": self = .kill
         case "restart": self = .restart
         case "clock-jump": guard let v = int(0) else { return nil }; self = .clockJump(seconds: v)

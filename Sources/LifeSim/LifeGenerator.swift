@@ -96,6 +96,14 @@ struct LifeGenerator {
             at += between(5, 120); add(at, .headphones) // back in
             if chance(0.7) { at += between(1, 10); add(at, .resume) }
         }
+        if chance(0.25) { // the box's own controls: the knob, PLAY, BACK, now and then a chord
+            for _ in 0..<between(1, 4) {
+                at += between(1, 20)
+                // The guide is a minute of speech: asked for now and then, not every week.
+                let control: Control = chance(0.02) ? .guide : pick([.play, .play, .knobForward, .knobBack, .back, .enter, .favourite, .describer, .labels])
+                add(at, .press(control))
+            }
+        }
         if chance(0.15) { at += between(3, 90); add(at, .stop) }
         if chance(0.12) { add(start + between(1, 130), .kill) }
     }

@@ -17,8 +17,13 @@ struct Oracle {
     private var heardThisLife = 0.0
     private var heardAtReset = 0.0
     private var deletedListening = 0.0
-    /// Each event may leave up to the minimum run (10 s) unkept: a run stopped short, killed, restarted.
-    private var eventsSinceReset = 0
+    /// What may rightly go unkept since the reset: runs that ended shorter than the minimum (10 s) are not
+    /// kept; a run cut by a kill loses what was heard since its last save (at most 10 s).
+    private var unkeptShortRuns = 0.0
+    private var unkeptAtKills = 0.0
+    /// Heard since the last boundary the oracle drew (an event touching playback, a new session, an end).
+    private var runTally = 0.0
+    private var runSession: String?
     /// Runs seen completed (id and start): never lost unless deleted.
     private var completedRuns: Set<RunKey> = []
     /// Runs deleted: never seen again.
@@ -55,15 +60,24 @@ struct Oracle {
     // MARK: The person's and the world's events
 
     mutating func personActed(_ event: LifeEvent) {
-        eventsSinceReset += 1
         switch event {
         // Not the headphones: plugged back in, the box stays as it was (PlayerMachine).
         case .play, .resume, .toggle: askedForSound = true
+        case .press(let control) where control.mayStartSound: askedForSound = true
         default: break
         }
     }
 
-    mutating func worldActed() { eventsSinceReset += 1 }
+    /// A run may end here. A boundary drawn inside a run only splits its tally, which can only loosen the
+    /// bound; so one is drawn after every event that touches playback, never missed where a run ends.
+    mutating func runBoundary(killed: Bool = false) {
+        if runTally < PracticeLedger.minimumListeningSeconds {
+            unkeptShortRuns += runTally
+        } else if killed {
+            unkeptAtKills += PracticeLedger.minimumListeningSeconds // saved every 10 s of it
+        }
+        runTally = 0
+    }
 
     /// The box's life ended (kill or stop) with `heard` seconds heard in it.
     mutating func cardChanged(unwritable: Bool) {
@@ -84,7 +98,12 @@ struct Oracle {
     /// After every step: what the status says.
     mutating func observe(_ status: StatusReport, afterEvent: Bool) throws(Violation) {
         if let live = status.live {
-            if cardUnwritable { heardWhileUnwritable += max(0, live.observed.heardSeconds - heardThisLife) }
+            let delta = max(0, live.observed.heardSeconds - heardThisLife)
+            if cardUnwritable { heardWhileUnwritable += delta }
+            if status.session != runSession { runBoundary() } // frames heard meanwhile may be either's: the new one's
+            runSession = status.session
+            runTally += delta
+            if status.state == .ended || status.state == .idle { runBoundary() } // frames heard up to it were its
             heardThisLife = live.observed.heardSeconds
         }
         if status.position < 0 || status.position > status.duration + 0.001 {
@@ -129,10 +148,11 @@ struct Oracle {
             throw Violation(invariant: "practice counted never exceeds what was heard",
                             detail: String(format3(listening)) + " s kept, " + format3(heard) + " s heard")
         }
-        let unkeptAtMost = PracticeLedger.minimumListeningSeconds * Double(eventsSinceReset + 1) + heardWhileUnwritable
+        // The run in progress may not be kept yet (under 10 s, or not saved since its last 10 s).
+        let unkeptAtMost = unkeptShortRuns + unkeptAtKills + heardWhileUnwritable + min(runTally, PracticeLedger.minimumListeningSeconds)
         if listening < heard - unkeptAtMost - rounding {
-            throw Violation(invariant: "practice counted is what was heard, less at most a short run per event",
-                            detail: format3(listening) + " s kept, " + format3(heard) + " s heard, \(eventsSinceReset) events")
+            throw Violation(invariant: "practice counted is what was heard, less runs too short to keep",
+                            detail: format3(listening) + " s kept, " + format3(heard) + " s heard, " + format3(unkeptAtMost) + " s of it rightly unkept")
         }
     }
 
@@ -153,7 +173,9 @@ struct Oracle {
         heardAtReset = heardInEarlierLives + heardThisLife
         deletedListening = 0
         heardWhileUnwritable = 0
-        eventsSinceReset = 0
+        unkeptShortRuns = 0
+        unkeptAtKills = 0
+        runTally = 0
     }
 
     /// A setting the box accepted.
