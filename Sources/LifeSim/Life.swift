@@ -201,13 +201,14 @@ final class Life {
 
     /// The clock passed a due moment by itself. Only a quiet moment has a known outcome: the reminder set
     /// an hour before, nothing done by the person or the world for two minutes before and ten after, the
-    /// box idle, and not fired that day already. Then it fires once within ten minutes: a chime when sound is allowed, else a card.
+    /// box idle or playing on, and not fired that day already. Then it fires once within ten minutes: a chime when sound is allowed, else a card.
     private func reminderCameDue(_ due: (unix: Int64, day: CivilDate)) throws(Oracle.Violation) {
         guard expected == nil, let status = lastStatus, let live = status.live, box.running else { return }
         let nextEvent = nextEventIndex < schedule.entries.count ? schedule.entries[nextEventIndex].at : Int64.max
         let quiet = lifeNow - lastEventAt > 120 && lifeNow - oracle.reminderChosenAt > 3600 && nextEvent > lifeNow + 600
-        let idle = [.idle, .ended, .stopped].contains(status.state) && !timerRunning
-        guard quiet, idle, !oracle.hasFired(on: due.day) else { return }
+        // Idle, or playing to the end undisturbed (then it waits, and goes when the session ends).
+        let known = [.idle, .ended, .stopped, .playing].contains(status.state) && !timerRunning
+        guard quiet, known, !oracle.hasFired(on: due.day) else { return }
         var style = "chime"
         if case .success(.reminder(let report)) = box.request(.reminder(.show)) { style = report.schedule?.style ?? style }
         let minute = rules.minuteOfDay(at: due.unix)

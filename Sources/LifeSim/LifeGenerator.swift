@@ -12,6 +12,9 @@ struct LifeGenerator {
 
     private var random: SplitMix64
     private var entries: [Schedule.Entry] = []
+    /// The reminder as the person last set it.
+    private var reminderMinute: Int?
+    static let london = try? Life.rules(for: "Europe/London")
 
     init(seed: UInt64) {
         // Seeds next to each other must not give lives one draw apart: SplitMix64's state moves by a fixed
@@ -36,10 +39,19 @@ struct LifeGenerator {
         let midnight = day * 86_400
         if day == 0 || chance(0.01) {
             if chance(day == 0 ? 0.8 : 0.7) {
-                add(midnight + between(7 * 3600, 22 * 3600), .reminderAt(minuteOfDay: between(9 * 60, 20 * 60 + 30)))
+                let minute = between(9 * 60, 20 * 60 + 30)
+                add(midnight + between(7 * 3600, 22 * 3600), .reminderAt(minuteOfDay: minute))
+                reminderMinute = minute
             } else {
                 add(midnight + between(7 * 3600, 22 * 3600), .reminderOff)
+                reminderMinute = nil
             }
+        }
+        // Now and then a session is under way when the reminder comes due: it must wait for the end. (The
+        // person's day is in London's local time: an hour later than the life's seconds in summer.)
+        if let minute = reminderMinute, chance(0.06) {
+            let summer = Self.london?.isDaylightSaving(at: Int64(Life.wallStart.timeIntervalSince1970) + Int64(midnight) + 43_200) ?? false
+            sitting(at: midnight + minute * 60 - (summer ? 3600 : 0) - between(10, 90), session: "long", quiet: true)
         }
         if chance(0.6) { sitting(at: midnight + between(7 * 3600, 9 * 3600)) }
         if chance(0.5) { sitting(at: midnight + between(12 * 3600 + 1800, 14 * 3600)) }
@@ -81,7 +93,12 @@ struct LifeGenerator {
     }
 
     /// The person sits down and plays something, and does what people do while it plays.
-    private mutating func sitting(at start: Int) {
+    /// `quiet`: the person just listens (no seeks, pauses or controls).
+    private mutating func sitting(at start: Int, session chosen: String? = nil, quiet: Bool = false) {
+        if quiet {
+            add(start, .play(session: chosen))
+            return
+        }
         let session: String? = chance(0.2) ? nil : pick(Self.sessions)
         if chance(0.1) { add(start - 5, .dismissResume) }
         add(start, .play(session: session))

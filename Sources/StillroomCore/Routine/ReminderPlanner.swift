@@ -4,7 +4,9 @@
 /// answer. A local time that does not exist (the spring-forward gap) moves forward by the gap; one that
 /// happens twice (fall-back) is due at the earlier one, and never twice: `after` moves past it.
 public enum ReminderPlanner {
-    /// The first due instant (unix seconds) strictly after `after` whose local date is not `firedDay`.
+    /// The first due instant (unix seconds) strictly after `after` whose local date is after `firedDay`:
+    /// the day it last fired and every day before it are over, whatever the clock says now (a box without
+    /// a clock chip boots on an older saved time; found by lifesim).
     public static func nextDue(after: Int64, preference: ReminderPreferenceRecord, rules: TimeZoneRules,
                                firedDay: CivilDate? = nil) -> Int64? {
         guard preference.enabled, !preference.weekdays.isEmpty else { return nil }
@@ -13,7 +15,7 @@ public enum ReminderPlanner {
         // the zone moved back past the day it fired; a one-weekday reminder's next is then 8 days on).
         for offset in 0..<15 {
             let day = startDay.adding(days: offset)
-            guard preference.weekdays.contains(ReminderWeekdays.of(day.weekday)), day != firedDay,
+            guard preference.weekdays.contains(ReminderWeekdays.of(day.weekday)), firedDay.map({ day > $0 }) ?? true,
                   let local = LocalDateTime(date: day, hour: preference.minuteOfDay / 60, minute: preference.minuteOfDay % 60) else {
                 continue
             }

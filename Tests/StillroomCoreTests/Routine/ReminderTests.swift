@@ -141,6 +141,20 @@ func reminder(_ hour: Int, _ minute: Int, days: ReminderWeekdays = .all, style: 
         #expect(!old.cardShowing)
     }
 
+    /// Found by lifesim (seed 2, day 273): a box without a clock chip booted on a time saved four days
+    /// before, 15 minutes after that day's reminder time, and showed the card for a day that had long
+    /// since had its reminder. A day on or before the one it last fired on is over: nothing for it.
+    @Test func aClockDaysBehindTheDayItLastFiredBringsNothingBack() throws {
+        let london = try zone("Europe/London")
+        var machine = ReminderMachine(preference: reminder(11, 31), firedDay: CivilDate(year: 2027, month: 10, day: 1))
+        let stale = machine.replan(now: at(london, 2027, 9, 27, 11, 46), rules: london, context: idle)
+        #expect(stale == [.schedule(at: at(london, 2027, 10, 2, 11, 31))])
+        #expect(!machine.cardShowing)
+        // The clock put right: the next is still the day after the one it last fired on.
+        #expect(machine.replan(now: at(london, 2027, 10, 1, 17, 17), rules: london, context: idle)
+                == [.schedule(at: at(london, 2027, 10, 2, 11, 31))])
+    }
+
     @Test func offUntilTheOwnerOptsIn() throws {
         let berlin = try zone("Europe/Berlin")
         var machine = ReminderMachine(preference: nil, firedDay: nil)
