@@ -45,7 +45,16 @@ struct Oracle {
     // The reminder.
     private(set) var reminderMinute: Int?
     /// The local days it fired on (as the box's zone had them when it fired).
-    private var firedDays: [CivilDate: Int] = [:]
+    /// The local days it fired on, and whether the box could keep that it did: on a card it could not
+    /// write, only the daemon's memory knows, and a later life may rightly fire again that day.
+    private var firedDays: [CivilDate: Fired] = [:]
+
+    struct Fired {
+        /// The life it fired in, when the card could not keep it; nil when kept.
+        var unsavedInLife: Int?
+    }
+    /// Which life of the daemon this is (each kill or restart starts another).
+    private var life = 0
     private(set) var reminderChosenAt: Int64 = 0
     var reminderFires = 0
     /// Due moments whose outcome was known and checked.
@@ -86,6 +95,7 @@ struct Oracle {
     }
 
     mutating func lifeEnded() {
+        life += 1
         cardTroubleThisLife = cardUnwritable
         heardInEarlierLives += heardThisLife
         heardThisLife = 0
@@ -211,10 +221,10 @@ struct Oracle {
     /// The reminder fired (a chime or a card) on this local day.
     mutating func reminderFired(on day: CivilDate) throws(Violation) {
         reminderFires += 1
-        firedDays[day, default: 0] += 1
-        if firedDays[day]! > 1 {
+        if let earlier = firedDays[day], earlier.unsavedInLife.map({ $0 == life }) ?? true {
             throw Violation(invariant: "the reminder fires at most once a day", detail: "twice on \(day)")
         }
+        firedDays[day] = Fired(unsavedInLife: cardUnwritable ? life : nil)
     }
 }
 
