@@ -359,18 +359,28 @@ final class Life {
 
     /// After a restart: the place kept is never ahead of what the status said was heard before, and at
     /// most a checkpoint's 10 s behind it; the offer to go on is 5 s before it (PlayerMachine's rewind, so
-    /// the person hears where they were), as docs/acceptance.md step 5 has it.
+    /// the person hears where they were), as docs/acceptance.md step 5 has it. On a card that could not be
+    /// written in that life a place is kept when it can be, so a cut may cost more (docs/reliability.md, "A
+    /// full card": checkpoints are logged errors, playback goes on).
     private func checkResumeOffer(before: StatusReport?, cardTroubleBefore: Bool) throws(Oracle.Violation) {
         guard let offer = lastStatus?.resumeOffer, let kept = lastStatus?.lastCheckpoint, let before,
               before.session == offer.session, before.state == .playing || before.state == .paused else { return }
         let heard = before.position
+        // On a card that could not be written in that life, the place kept may be one saved in an earlier
+        // sitting of the same session (the new one could not be kept): never beyond what was ever heard.
+        if cardTroubleBefore {
+            let furthest = oracle.furthestPosition[offer.session] ?? 0
+            if kept.position > furthest + 0.001 {
+                throw Oracle.Violation(invariant: "the place kept is never ahead of what was heard",
+                                       detail: "kept \(kept.position) s of \(offer.session), never heard beyond \(furthest) s")
+            }
+            return
+        }
         if kept.position > heard + 0.001 {
             throw Oracle.Violation(invariant: "the place kept is never ahead of what was heard",
                                    detail: "kept \(kept.position) s of \(offer.session), heard to \(heard) s")
         }
-        // On a card that could not be written in that life the place is kept when it can be: a cut may then
-        // cost more (docs/reliability.md, "A full card": checkpoints are logged as errors, playback goes on).
-        if heard - kept.position > 10.001 && !cardTroubleBefore {
+        if heard - kept.position > 10.001 {
             throw Oracle.Violation(invariant: "the place kept is at most 10 s behind what was heard",
                                    detail: "kept \(kept.position) s of \(offer.session), heard to \(heard) s")
         }

@@ -12,6 +12,10 @@ struct Oracle {
         var description: String { "\(invariant): \(detail)" }
     }
 
+    /// A run of at least this long is kept, and a power cut costs at most this much of one: the promise
+    /// (docs/practice.md, docs/playback-policy.md), written here, not read from the product it checks.
+    static let shortestRunKept = 10.0
+
     // Practice: what was heard, across the box's lives, since the whole history was last deleted.
     private var heardInEarlierLives = 0.0
     private var heardThisLife = 0.0
@@ -37,6 +41,9 @@ struct Oracle {
 
     // Settings the box accepted: kept across every restart and kill.
     private(set) var settings: [String: String] = [:]
+
+    /// The furthest place the status showed in each session, in any sitting.
+    private(set) var furthestPosition: [String: Double] = [:]
 
     // Sound: it starts only when the person asked.
     private var lastState: PlayerState = .idle
@@ -80,10 +87,10 @@ struct Oracle {
     /// A run may end here. A boundary drawn inside a run only splits its tally, which can only loosen the
     /// bound; so one is drawn after every event that touches playback, never missed where a run ends.
     mutating func runBoundary(killed: Bool = false) {
-        if runTally < PracticeLedger.minimumListeningSeconds {
+        if runTally < Self.shortestRunKept {
             unkeptShortRuns += runTally
         } else if killed {
-            unkeptAtKills += PracticeLedger.minimumListeningSeconds // saved every 10 s of it
+            unkeptAtKills += Self.shortestRunKept // saved every 10 s of it
         }
         runTally = 0
     }
@@ -118,6 +125,9 @@ struct Oracle {
         }
         if status.position < 0 || status.position > status.duration + 0.001 {
             throw Violation(invariant: "position inside the recording", detail: "\(status.position) of \(status.duration)")
+        }
+        if let session = status.session, status.state == .playing || status.state == .paused {
+            furthestPosition[session] = max(furthestPosition[session] ?? 0, status.position)
         }
         let nowPlaying = status.state == .playing || status.state == .loading
         let wasPlaying = lastState == .playing || lastState == .loading
@@ -159,7 +169,7 @@ struct Oracle {
                             detail: String(format3(listening)) + " s kept, " + format3(heard) + " s heard")
         }
         // The run in progress may not be kept yet (under 10 s, or not saved since its last 10 s).
-        let unkeptAtMost = unkeptShortRuns + unkeptAtKills + heardWhileUnwritable + min(runTally, PracticeLedger.minimumListeningSeconds)
+        let unkeptAtMost = unkeptShortRuns + unkeptAtKills + heardWhileUnwritable + min(runTally, Self.shortestRunKept)
         if listening < heard - unkeptAtMost - rounding {
             throw Violation(invariant: "practice counted is what was heard, less runs too short to keep",
                             detail: format3(listening) + " s kept, " + format3(heard) + " s heard, " + format3(unkeptAtMost) + " s of it rightly unkept")
