@@ -323,7 +323,15 @@ final class Life {
             let cardTroubleBefore = oracle.cardTroubleThisLife
             if box.running {
                 try check(afterEvent: false) // what was heard up to this instant
-                if event == .kill { box.kill(); kills += 1 } else { box.stop(); restarts += 1 }
+                if event == .kill {
+                    box.kill()
+                    kills += 1
+                    _ = box.newLogLines() // what the doomed daemon said after the instant of the kill: never said
+                } else {
+                    box.stop()
+                    restarts += 1
+                    try readLog(playedThroughout: false) // judged as this life's, card trouble and all
+                }
                 oracle.runBoundary(killed: event == .kill)
                 oracle.lifeEnded()
             }

@@ -23,7 +23,7 @@ struct LifeRun {
         }
         var failure: Life.Failure?
         do throws(Life.Failure) { try life.run(until: end) } catch { failure = error }
-        let logTail = failure == nil ? [] : life.box.logTail(15)
+        let logTail = failure == nil ? [] : life.box.logTail(Int(getenv("LIFESIM_LOG_LINES").flatMap { atoi($0) } ?? 15))
         life.finish()
         let real = realSeconds() - started
         let lived = Int((failure?.at ?? end) / 86_400)
