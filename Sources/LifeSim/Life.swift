@@ -332,7 +332,8 @@ final class Life {
                     restarts += 1
                     try readLog(playedThroughout: false) // judged as this life's, card trouble and all
                 }
-                oracle.runBoundary(killed: event == .kill)
+                let underWay = [.playing, .paused, .loading].contains(before?.state) // a run the kill may cut
+                oracle.runBoundary(killed: event == .kill && underWay)
                 oracle.lifeEnded()
             }
             // A card turns read-only under a running box only on a real card (ext4's errors=remount-ro; a

@@ -84,13 +84,16 @@ struct Oracle {
         }
     }
 
-    /// A run may end here. A boundary drawn inside a run only splits its tally, which can only loosen the
-    /// bound; so one is drawn after every event that touches playback, never missed where a run ends.
+    /// A run may end here. The oracle cannot see runs whole, so it draws a boundary after every event
+    /// that touches playback, at every new session and at every end: a run may be split in pieces, and a
+    /// piece under 10 s is allowed to go unkept (which only loosens the bound). A kill may cost 10 s of the
+    /// run under way whatever the pieces (it is saved every 10 s; seed 46 was cut 8 s after its last save,
+    /// in a piece of 5 s: the allowance was once that piece, which was wrong).
     mutating func runBoundary(killed: Bool = false) {
-        if runTally < Self.shortestRunKept {
+        if killed {
+            unkeptAtKills += Self.shortestRunKept
+        } else if runTally < Self.shortestRunKept {
             unkeptShortRuns += runTally
-        } else if killed {
-            unkeptAtKills += Self.shortestRunKept // saved every 10 s of it
         }
         runTally = 0
     }
