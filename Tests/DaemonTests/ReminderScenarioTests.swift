@@ -80,6 +80,24 @@ import Testing
         #expect(log.range(ofText: "ended steady-breath") < log.range(ofText: "reminder: chime\n", after: 2))
     }
 
+    /// A box without a clock chip boots on a time saved days before (found by lifesim): 15 minutes after
+    /// an old day's reminder time, a day whose reminder came long ago. The real daemon, its real store,
+    /// a real restart: no card for that day, and the next is the day after the last one it fired on.
+    @Test func aBootOnAClockDaysBehindBringsNoCardForADayLongPast() throws {
+        let day = Self.day
+        let harness = try Self.boxInUTC(at: 11)
+        defer { harness.stop() }
+        #expect(throws: Never.self) { try harness.request(.reminder(.set(.init(minuteOfDay: 12 * 60)))).get() }
+        try harness.advance(by: .seconds(3 * 86_400 + 3600 + 60)) // day four, 12:01: it has fired four times
+        #expect(harness.log.components(separatedBy: "reminder: chime").count - 1 == 4)
+        harness.stop()
+        harness.clock.setWall(Date(timeIntervalSince1970: Double(day + 86_400 + 12 * 3600 + 15 * 60))) // day two, 12:15
+        try harness.start()
+        #expect(!harness.log.contains("a silent card"), "a card for a day whose reminder came days ago")
+        let next = CivilDate(daysSinceEpoch: Int64(day / 86_400 + 4))
+        #expect(harness.ctl("reminder").stdout.contains("Next: \(next) 12:00"), "\(harness.ctl("reminder").stdout)")
+    }
+
     /// A silent reminder three evenings running, never seen: one card (there were three), and with spoken
     /// labels on it is said once at the next start (each card was said twice: "Notice: … Notice: …").
     @Test func unseenReminderCardsAreOneCardSaidOnceAtStart() throws {
