@@ -1,4 +1,5 @@
 import Glibc
+import StillroomCore
 
 /// One life, start to end, in a folder of its own: what it lived and how it ended.
 struct LifeRun {
@@ -28,7 +29,7 @@ struct LifeRun {
         let real = realSeconds() - started
         let lived = Int((failure?.at ?? end) / 86_400)
         let oracle = life.oracle
-        let summary = "\(label): \(lived) days in \(String(format1(real))) s, \(life.eventsDone) events (\(life.kills) kills, "
+        let summary = "\(label): \(lived) days in \(NumberText.oneDecimal(real)) s, \(life.eventsDone) events (\(life.kills) kills, "
             + "\(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked)"
             + (life.memoryWarm.flatMap { warm in life.memoryEnd.map { ", heap \(warm.heapKB) → \($0.heapKB) kB, resident \(warm.residentKB) → \($0.residentKB) kB" } } ?? "")
         let tail = logTail.isEmpty ? "" : "\n  the box's log, last lines:\n" + logTail.map { "    " + $0 }.joined(separator: "\n")
@@ -36,4 +37,3 @@ struct LifeRun {
     }
 }
 
-func format1(_ value: Double) -> String { String(Int(value)) + "." + String(Int((value * 10).rounded()) % 10) }

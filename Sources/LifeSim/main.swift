@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import StillroomCore
 import SystemCalls
 
 /// lifesim: boxes living whole lives on virtual time (docs/reliability.md).
@@ -132,5 +133,5 @@ while true {
 }
 let real = realSeconds() - started
 let years = Double(livedDays) / 365
-say("lifesim: \(format3(years)) box-years in \(Int(real)) s: \(Int(Double(livedDays) / max(real, 0.001) * 100) / 100) days a second, \(Int(years / max(real, 0.001) * 3600)) box-years an hour\(failed ? "; FAILED" : "")")
+say("lifesim: \(format3(years)) box-years in \(Int(real)) s: \(NumberText.oneDecimal(Double(livedDays) / max(real, 0.001))) days a second, \(Int(years / max(real, 0.001) * 3600)) box-years an hour\(failed ? "; FAILED" : "")")
 exit(failed ? 1 : 0)
