@@ -37,15 +37,23 @@ extension Daemon {
         return nil
     }
 
-    /// The room kept for the database: kept, made, or given back to it on a full card.
-    static func keepRoomForTheDatabase(_ options: DaemonOptions, logger: Logger) {
+    /// The room kept for the database: kept, made, or given back to it on a full card. Returns whether it
+    /// is on the card now.
+    @discardableResult
+    static func keepRoomForTheDatabase(_ options: DaemonOptions, logger: Logger) -> Bool {
         switch RoomKeptForTheDatabase.prepare(inDataDirectory: options.dataDirectory) {
-        case .kept, .made, .none: break
+        case .kept: return true
+        case .made:
+            logger.info("storage: kept \(RoomKeptForTheDatabase.bytes / 1024) KiB for the database, to give it at a start on a full card")
+            return true
+        case .none: return false
         case .givenBack(let available):
             logger.notice("storage: the card is full (\(available) bytes free): gave the database the "
                 + "\(RoomKeptForTheDatabase.bytes / 1024) KiB kept for it, so the box can still save and make room")
+            return false
         case .failed(let why):
             logger.warning("storage: no room kept for the database: \(why)")
+            return false
         }
     }
 
@@ -65,7 +73,10 @@ extension Daemon {
                 return (opened.store, nil)
             } catch {
                 logger.error("database: \(path) cannot be opened for writing: \(error)")
-                problem = "the database \(path) cannot be opened for writing: \(storageWords(error))"
+                // With no room for its -shm SQLite reports an I/O error (SQLITE_IOERR_SHMSIZE), not
+                // SQLITE_FULL: on a card with no room left that is a full card, not a failing one.
+                let why = cardIsFull(options) ? "the card is full" : storageWords(error)
+                problem = "the database \(path) cannot be opened for writing: \(why)"
             }
         }
         logger.error("storage: \(problem!); nothing can be saved until this is put right")
@@ -101,13 +112,21 @@ extension Daemon {
         announceStorageProblem()
     }
 
-    /// A save reached the card: a card that had filled while running has room again.
+    /// A save reached the card: a card that had filled while running has room again, and the room given
+    /// back to the database at a start on a full card is made again when the card can spare it. Not only at
+    /// the next start: a box that fills its card twice with a power cut each time would otherwise find none
+    /// to give the second time, and open its database read-only for as long as it then runs (lifesim, seeds
+    /// 57 and 79: days of practice unkept on a card that had room).
     func storeWriteWentThrough() {
-        guard storage.filledWhileRunning else { return }
-        storage.filledWhileRunning = false
-        storage.problem = nil
-        logger.notice("storage: the card has room again; saving as before")
-        refreshModel()
+        if storage.filledWhileRunning {
+            storage.filledWhileRunning = false
+            storage.problem = nil
+            logger.notice("storage: the card has room again; saving as before")
+            refreshModel()
+        }
+        if !storage.roomKept, storage.problem == nil {
+            storage.roomKept = Self.keepRoomForTheDatabase(options, logger: logger)
+        }
     }
 
     /// Shows the notice (the model picks it up); the interface says it once when spoken labels are on, held
@@ -119,7 +138,7 @@ extension Daemon {
     /// The live notice for the screen while the problem stands (Daemon+LiveNotices).
     var storageProblemStanding: LiveNotices.Standing? {
         guard storage.problem != nil else { return nil }
-        if storage.filledWhileRunning {
+        if storage.filledWhileRunning || storage.problemOnAFullCard {
             return LiveNotices.Standing(.storage, kind: .storageFull, message: Self.storageFullNoticeMessage)
         }
         return LiveNotices.Standing(.storage, kind: .storageReadOnly, message: Self.storageNoticeMessage)

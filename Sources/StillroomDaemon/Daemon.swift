@@ -92,7 +92,7 @@ public final class Daemon {
         box = Box(clockTrusted: SystemClocks.isWallClockSynchronized())
         timeZone = LocalTimeZone(environment: environment, logger: logger)
         service.startTimeline.mark("set-up", at: StartClock.now())
-        if dataProblem == nil { Self.keepRoomForTheDatabase(options, logger: logger) }
+        if dataProblem == nil { storage.roomKept = Self.keepRoomForTheDatabase(options, logger: logger) }
         (store, storage.problem) = Self.openStore(options, dataProblem: dataProblem, logger: logger, now: loop.wallNow)
         storage.problemOnAFullCard = storage.problem != nil && Self.cardIsFull(options)
         service.startTimeline.mark("database", at: StartClock.now())

@@ -15,6 +15,9 @@ struct StorageSide {
     var problemOnAFullCard = false
     /// The card filled while running (`problem` says so): the next save that goes through ends it.
     var filledWhileRunning = false
+    /// Whether the room kept for the database is on the card. Given back at a start on a full card, it is
+    /// made again at the first save that goes through once the card has room (`storeWriteWentThrough`).
+    var roomKept = false
     /// The place last written to the card, and when (nil: the one found at start); what `status` reports,
     /// not what the player last asked to save.
     var checkpointOnCard: (position: PlaybackPosition, at: MonotonicInstant?)?
