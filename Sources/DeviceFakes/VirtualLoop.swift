@@ -16,6 +16,10 @@ public final class VirtualLoop {
     /// The most iterations one `settle` may take: more means a timer re-arms itself at its own deadline
     /// (a loop that would spin on the box too), which is a failure, not something to wait out.
     public static let turnLimit = 100_000
+    /// The longest one turn of the loop took in real time (the kernel's clock, not the virtual one): what
+    /// a turn kept everything else waiting, the watchdog's ping among them. Virtual time stands still
+    /// within a turn, so only the real clock can see a stall.
+    public private(set) var longestTurn: Duration = .zero
 
     public init(clock: ManualClock = ManualClock()) throws(SystemError) {
         self.clock = clock
@@ -28,7 +32,9 @@ public final class VirtualLoop {
     public func settle() throws(SystemError) -> Int {
         var total = 0
         for _ in 0..<Self.turnLimit {
+            let started = SystemClocks.monotonicNow()
             let dispatched = try loop.runOnce(timeout: .zero)
+            longestTurn = max(longestTurn, SystemClocks.monotonicNow() - started)
             if dispatched == 0 { return total }
             total += dispatched
         }

@@ -77,6 +77,7 @@ final class Life {
                 if entry.at > end { break }
                 try advance(to: entry.at)
                 if verbose { say("\(entry.at) [\(rules.localDateTime(at: wallNow))] \(entry.event)") }
+                lastEvent = entry.event
                 try perform(entry.event)
                 nextEventIndex += 1
                 eventsDone += 1
@@ -121,6 +122,10 @@ final class Life {
     }
 
     private var timerRunning = false
+    /// The event last performed, and the longest turn of the loop so far with the event it came in the
+    /// step of (a figure for docs/reliability.md and issue 47: what keeps the loop busiest).
+    private var lastEvent: LifeEvent?
+    private(set) var longestTurn: (took: Duration, after: String, day: Int64) = (.zero, "", 0)
     private var currentDay: Int64 { lifeNow / 86_400 }
 
     // MARK: Checks
@@ -129,6 +134,16 @@ final class Life {
         guard box.running else { return }
         guard let status = box.status() else { throw Oracle.Violation(invariant: "status always answers", detail: "it did not") }
         try oracle.observe(status, afterEvent: afterEvent)
+        try oracle.ear.heard(box.takeSpoken(), standingNow: status.notices)
+        // Virtual time stands still in a turn: the real clock is the one a stall shows on (here, on a fast
+        // machine; on a Pi Zero a turn takes several times as long, which docs/reliability.md weighs).
+        if box.longestTurn > longestTurn.took {
+            longestTurn = (box.longestTurn, lastEvent.map { "\($0)" } ?? "the start", currentDay)
+        }
+        if box.longestTurn > Oracle.watchdog {
+            throw Oracle.Violation(invariant: "the loop never stalls past its watchdog",
+                                   detail: "one turn took \(NumberText.oneDecimal(box.longestTurn.seconds)) s of real time")
+        }
         // Playing at both ends of a step with no event in it: it played throughout (nothing starts by itself).
         let playedThroughout = !afterEvent && lastStatus?.state == .playing && status.state == .playing
         lastStatus = status

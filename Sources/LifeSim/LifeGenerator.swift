@@ -37,6 +37,9 @@ struct LifeGenerator {
 
     private mutating func day(_ day: Int) {
         let midnight = day * 86_400
+        // One person in three listens to the box's voice from the first day (spoken labels), so its
+        // notices are said, and heard by the oracle, in a good share of lives.
+        if day == 0 && chance(0.35) { add(midnight + 6 * 3600, .setting(key: "spoken-labels", value: "on")) }
         if day == 0 || chance(0.01) {
             if chance(day == 0 ? 0.8 : 0.7) {
                 let minute = between(9 * 60, 20 * 60 + 30)

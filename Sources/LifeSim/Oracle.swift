@@ -15,6 +15,9 @@ struct Oracle {
     /// A run of at least this long is kept, and a power cut costs at most this much of one: the promise
     /// (docs/practice.md, docs/playback-policy.md), written here, not read from the product it checks.
     static let shortestRunKept = 10.0
+    /// systemd kills the daemon when its loop sends no WATCHDOG=1 for this long (WatchdogSec in
+    /// board/systemd/stillroom.service): one turn of the loop taking so long would be a reboot of the player.
+    static let watchdog: Duration = .seconds(10)
 
     // Practice: what was heard, across the box's lives, since the whole history was last deleted.
     private var heardInEarlierLives = 0.0
@@ -38,6 +41,9 @@ struct Oracle {
     private var heardWhileUnwritable = 0.0
     /// The card was unwritable at some time in this life of the daemon (its errors may follow it).
     private(set) var cardTroubleThisLife = false
+
+    /// What the box says of its notices: none twice.
+    var ear = NoticeEar()
 
     // Settings the box accepted: kept across every restart and kill.
     private(set) var settings: [String: String] = [:]
@@ -111,6 +117,7 @@ struct Oracle {
         heardThisLife = 0
         lastState = .idle
         askedForSound = false
+        ear.lifeEnded()
     }
 
     // MARK: Checks

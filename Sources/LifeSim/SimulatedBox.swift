@@ -28,6 +28,10 @@ final class SimulatedBox {
     private var nextRequest = 1
     /// The log, read on from where the last read ended (a kill keeps the file: one log for the box's life).
     private var logReader: Int32 = -1
+    /// The longest turn of the loops of the daemon's earlier lives, in real time.
+    private var longestTurnBefore: Duration = .zero
+    /// What the box said since the last `takeSpoken()`.
+    private var spoken: [String] = []
 
     /// The card: a small tmpfs of its own, with the daemon's data folder on it.
     var card: String { folder + "/card" }
@@ -97,6 +101,11 @@ final class SimulatedBox {
         virtual = loop
         daemon = try Daemon(options: options, environment: ["TZ": timeZone], logger: Logger(fd: logFD, threshold: .info),
                             loop: loop.loop, terminalFD: ends[0])
+        let echo = getenv("LIFESIM_SAY") != nil
+        daemon?.spokenListener = { [unowned self] text in
+            spoken.append(text)
+            if echo { print("said: \(text)") }
+        }
         daemon?.announceReady()
         try loop.settle()
     }
@@ -118,7 +127,18 @@ final class SimulatedBox {
         writable { Shell.run("rm -rf '\(dataDirectory)' && cp -a '\(snapshot)' '\(dataDirectory)' && rm -rf '\(snapshot)'") }
     }
 
+    /// The longest a turn of the box's loop has taken in real time, in all its lives so far.
+    var longestTurn: Duration { max(longestTurnBefore, virtual?.longestTurn ?? .zero) }
+
+    /// What the box said since the last call.
+    func takeSpoken() -> [String] {
+        defer { spoken = [] }
+        return spoken
+    }
+
     private func drop() {
+        spoken = [] // said by a daemon being stopped or killed: after the instant the person heard it end
+        longestTurnBefore = longestTurn
         daemon = nil
         virtual = nil
         close(logFD)

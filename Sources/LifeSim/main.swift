@@ -11,7 +11,8 @@ import SystemCalls
 /// on; `--years Y` runs seeds until Y box-years have been lived. A broken promise prints the seed, the
 /// event it came after and the way to replay it, and with `--shrink` the shortest list of events that
 /// still breaks it (written to a file `--events` replays). Exit status 1 when any life failed.
-/// `LIFESIM_LOG_LINES=N` shows the box's last N log lines beside a failure (15 by default).
+/// `LIFESIM_LOG_LINES=N` shows the box's last N log lines beside a failure (15 by default);
+/// `LIFESIM_SAY=1` prints everything the boxes say as they say it ("said: …").
 struct Arguments {
     var seed: UInt64 = 1
     var seeds = 1

@@ -234,7 +234,15 @@ extension Daemon {
         let voice = try EspeakSynthesizer.shared()
         let samples = try voice.synthesize(text)
         engine.speak(samples, rate: voice.sampleRate)
+        sounds.spokenListener?(text)
         return Double(samples.count) / Double(voice.sampleRate)
+    }
+
+    /// Called with each text the box says, as it hands it to the mixer: what a listener beside the box
+    /// hears (lifesim's oracle checks no notice is said twice). Nothing on the box sets it.
+    public var spokenListener: ((String) -> Void)? {
+        get { sounds.spokenListener }
+        set { sounds.spokenListener = newValue }
     }
 
 }

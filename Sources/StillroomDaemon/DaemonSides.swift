@@ -50,6 +50,8 @@ struct SoundSide {
     var cueSamples: [SoundCue: (samples: [Int16], rate: Int)] = [:]
     /// While the output is lost: the sound cards' folder, for a card made or given its group by udev.
     var devicesWatcher: DeviceFolderWatcher?
+    /// Told each text as it is handed to the mixer to be said (lifesim's oracle listens: no notice said twice).
+    var spokenListener: ((String) -> Void)?
 }
 
 /// What the model is built from, cached between rebuilds (Daemon+Interface).

@@ -152,8 +152,8 @@ public enum InterfaceText {
         }
     }
 
-    /// What to do about a notice, by kind.
-    static func noticeHeading(_ kind: NoticeKind) -> String {
+    /// A notice's heading, by kind: what the screen shows above it and what the voice says first.
+    public static func noticeHeading(_ kind: NoticeKind) -> String {
         switch kind {
         case .databaseMovedAside: return "History started afresh"
         case .outputLost: return "No sound output"
