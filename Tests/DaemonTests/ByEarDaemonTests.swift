@@ -52,6 +52,14 @@ import Testing
         return (Array(spoken(after).dropFirst(min(count, spoken(after).count))), after)
     }
 
+    /// Waits until the daemon has read the whole guide to `page`; returns the last things it said, as many
+    /// as the guide has sentences.
+    func waitForWholeGuide(_ harness: DaemonUnderTest, _ page: Guide.Page) -> [String] {
+        let count = Guide.sentences(page).count
+        let status = statusReport(harness.waitUntil { Array(spoken(statusReport($0)).suffix(count)) == Guide.sentences(page) })
+        return Array(spoken(status).suffix(count))
+    }
+
     /// Waits until the daemon has said something containing `text`; returns the status then.
     @discardableResult
     func waitToHear(_ harness: DaemonUnderTest, _ text: String) -> StatusReport {
@@ -113,16 +121,20 @@ import Testing
         // Thirty seconds pass in one here: keep the screen from dimming to the clock face meanwhile.
         harness.ctl("settings", "set", "dim-after", "3600")
         harness.ctl("settings", "set", "dark-after", "7200")
-        // On the library, labels off: the guide is said anyway, and BACK let go does nothing more.
+        // On the library, labels off: the guide is said anyway, a sentence at a time (a minute of speech made
+        // in one piece held the loop for a second here), and BACK let go does nothing more.
         var (said, now) = type(harness, "G", events: 2)
-        #expect(said == [Guide.text(.library)])
+        #expect(said == [Guide.sentences(.library)[0]])
         #expect(now.observed.page == "home")
+        #expect(waitForWholeGuide(harness, .library) == Guide.sentences(.library))
+        #expect(Guide.sentences(.library).joined(separator: " ") == Guide.text(.library))
         // On the player.
         #expect(harness.ctl("play", "steady-breath").status == 0)
         _ = harness.waitForStatus { statusReport($0).observed.page == "player" }
         (said, now) = type(harness, "G", events: 2)
-        #expect(said == [Guide.text(.player)])
+        #expect(said == [Guide.sentences(.player)[0]])
         #expect(now.observed.page == "player") // not back, not home
+        #expect(waitForWholeGuide(harness, .player) == Guide.sentences(.player))
         harness.stop()
     }
 

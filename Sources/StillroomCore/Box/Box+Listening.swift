@@ -51,6 +51,7 @@ extension Box {
             return (player.phase == .playing ? [.then(.player(.pause(.user)))] : []) + [.then(.speech(.readTranscript(fromCue: cue)))]
         case .speak(let text): return [.then(.speech(.label(text, always: false)))]
         case .announce(let text): return [.then(.speech(.label(text, always: true)))]
+        case .readAloud(let sentences): return [.then(.speech(.read(sentences)))]
         case .speakAfter(let text): return [.then(.speech(.afterCurrent(text)))]
         case .setFavourite(let id, let on): return [.interface(.setFavourite(sessionID: id, on))]
         case .changeSetting(let key, let value): return [.interface(.changeSetting(key: key, value: value))]

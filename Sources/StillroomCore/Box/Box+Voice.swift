@@ -4,7 +4,8 @@
 ///   gesture, the key describer, the guide, a setting that could not be saved): the setting is read when
 ///   the request comes, after the effects before it (a setting just turned off silences what follows);
 /// - a transcript is read from the model's transcript, the recording paused first (Box+Listening.swift),
-///   and any control but a wake stops it (Box.swift);
+///   and any control but a wake stops it (Box.swift); the guide is read the same way, a sentence at a
+///   time, over the recording;
 /// - the interface's words come as `.then(.speech(…))`, in order with its other effects, so the daemon can
 ///   leave out what a refused setting meant to say.
 extension Box {
@@ -19,6 +20,8 @@ extension Box {
         case .readTranscript(let cue):
             guard let transcript = model.transcript, cue < transcript.cues.count else { return [] }
             return voiceEffects(voice.read(transcript.cues[max(0, cue)...].map(\.plainText), now: now))
+        case .read(let sentences):
+            return voiceEffects(voice.read(sentences, now: now))
         }
     }
 

@@ -109,4 +109,6 @@ public enum SpeechRequest: Equatable, Sendable {
     case afterCurrent(String)
     /// The transcript of the session playing, read aloud from this cue.
     case readTranscript(fromCue: Int)
+    /// These sentences read aloud one after another (the guide), with labels on or off.
+    case read([String])
 }

@@ -113,4 +113,25 @@ public enum Guide {
     public static func text(_ page: Page) -> String {
         "Guide to \(name(page)). \(controls(page)) \(help)"
     }
+
+    /// The guide for `page` a sentence at a time, as the box reads it: a minute of speech synthesised in
+    /// one piece kept the loop busy for a second on a fast machine (lifesim's longest turn, `press guide`),
+    /// several on a Pi Zero, with the recording starved meanwhile; a sentence is a few hundredths here.
+    /// Joined with spaces, the sentences are `text(page)`.
+    public static func sentences(_ page: Page) -> [String] {
+        var sentences: [String] = []
+        var current = ""
+        let words = text(page).split(separator: " ", omittingEmptySubsequences: false)
+        for (index, word) in words.enumerated() {
+            current += current.isEmpty ? String(word) : " " + word
+            let next = index + 1 < words.count ? words[index + 1] : nil
+            // A sentence ends at a full stop before a word that starts with a capital (or at the end).
+            if word.hasSuffix("."), next.map({ $0.first?.isUppercase ?? false }) ?? true {
+                sentences.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { sentences.append(current) }
+        return sentences
+    }
 }

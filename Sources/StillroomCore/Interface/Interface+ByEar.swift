@@ -15,7 +15,7 @@ extension Interface {
         case .keyDescriber:
             return isDescribing ? stopDescriber("Key describer off. The controls work again.", model: model, now: now) : startDescriber(now: now)
         case .guide:
-            var effects: [InterfaceEffect] = [.announce(Guide.text(Guide.page(self, model)))]
+            var effects: [InterfaceEffect] = [.readAloud(Guide.sentences(Guide.page(self, model)))]
             if isDescribing { // the guide is a touch too: the describer's minute starts again
                 describerTouchedAt = now
                 effects.insert(.scheduleTimer(.describer, at: now + Self.describerTimeout), at: 0)

@@ -37,6 +37,9 @@ public enum InterfaceEffect: Equatable, Sendable {
     /// Say this even with spoken labels off: the listener asked for it (a chord, the key describer, the
     /// guide).
     case announce(String)
+    /// Read these aloud a sentence at a time, a breath between, even with spoken labels off (the guide:
+    /// the listener asked for it); any control but a wake stops it, as it stops a transcript read aloud.
+    case readAloud([String])
     /// A short sound cue under the rest (the seek's tick), at the voice's level, cutting nothing off.
     case cue(SoundCue)
     /// Read the transcript aloud from this cue on (holding the knob on the transcript); the recording

@@ -9,6 +9,7 @@ func said(_ box: InterfaceDriver) -> [String] {
     box.recent.compactMap {
         switch $0 {
         case .speak(let text), .announce(let text), .speakAfter(let text): text
+        case .readAloud(let sentences): sentences.joined(separator: " ")
         default: nil
         }
     }
@@ -223,6 +224,20 @@ func changedAnything(_ box: InterfaceDriver) -> [InterfaceEffect] {
         box.holdForGuide()
         #expect(said(box) == [Guide.text(.library)])
         #expect(box.interface.isDescribing)
+    }
+
+    /// The guide is read a sentence at a time (a minute of speech made in one piece held the loop a second
+    /// on this machine, several on a Pi): the sentences are the whole guide, each a sentence, none long.
+    @Test func theGuideIsReadASentenceAtATimeAndTheSentencesAreTheWholeGuide() {
+        for page in Guide.Page.allCases {
+            let sentences = Guide.sentences(page)
+            #expect(sentences.joined(separator: " ") == Guide.text(page), "\(page)")
+            // "Guide to …", at least one about the controls, and the six of the help.
+            #expect((8...20).contains(sentences.count), "\(page): \(sentences.count) sentences")
+            for sentence in sentences {
+                #expect(sentence.hasSuffix(".") && sentence.first?.isUppercase == true && sentence.count <= 200, "\(page): \(sentence)")
+            }
+        }
     }
 
     @Test func theDocsShowTheSameWords() throws {

@@ -120,6 +120,7 @@ final class InterfaceDriver {
             case .then(.speech(.label(let text, always: true))): run.append(.announce(text))
             case .then(.speech(.afterCurrent(let text))): run.append(.speakAfter(text))
             case .then(.speech(.readTranscript(let cue))): run.append(.readTranscript(fromCue: cue))
+            case .then(.speech(.read(let sentences))): run.append(.readAloud(sentences))
             case .say, .arm(.speech, _), .cancel(.speech): break
             case .then(.player(let request, _)):
                 // The stand-in player takes the request with the rest of the run, as the interface asked it.
@@ -198,7 +199,7 @@ final class InterfaceDriver {
                 }
                 model.breathingTimer = BreathingTimer(patternName: pattern, minutes: minutes, startedAt: now)
             case .stopBreathingTimer: model.breathingTimer = nil
-            case .speak, .speakAfter, .announce, .cue, .headphones, .quit, .readTranscript: break
+            case .speak, .speakAfter, .announce, .readAloud, .cue, .headphones, .quit, .readTranscript: break
             }
         }
         // The daemon hands every changed model back.
