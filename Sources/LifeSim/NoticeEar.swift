@@ -37,15 +37,18 @@ struct NoticeEar {
     /// The daemon stopped: its next life may say again what stands at its start.
     mutating func lifeEnded() { standing = [:] }
 
-    /// How many times `text` announces a notice of `kind`, leaving out its label as the knob reaches it.
+    /// How many times `text` announces a notice of `kind`: its heading as a sentence of its own, at the
+    /// start or after another sentence. Left out: its label as the knob reaches it ("… Press the knob to
+    /// read it.") and the key describer naming it ("…; now on Notice: …"), both the person asking.
     static func announcements(of kind: NoticeKind, in text: String) -> Int {
         let heading = "Notice: " + InterfaceText.noticeHeading(kind) + "."
-        let label = heading + " Press the knob to read it."
         var count = 0
-        var rest = Substring(text)
-        while let found = rest.firstRange(of: heading) {
-            if !rest[found.lowerBound...].hasPrefix(label) { count += 1 }
-            rest = rest[found.upperBound...]
+        var searchFrom = text.startIndex
+        while let found = text[searchFrom...].firstRange(of: heading) {
+            let before = text[..<found.lowerBound]
+            let startsASentence = before.isEmpty || before.hasSuffix(". ") || before.hasSuffix("? ") || before.hasSuffix("! ")
+            if startsASentence && !text[found.upperBound...].hasPrefix(" Press the knob to read it.") { count += 1 }
+            searchFrom = found.upperBound
         }
         return count
     }
