@@ -118,7 +118,10 @@ extension Daemon {
     /// to give the second time, and open its database read-only for as long as it then runs (lifesim, seeds
     /// 57 and 79: days of practice unkept on a card that had room).
     func storeWriteWentThrough() {
-        if storage.filledWhileRunning {
+        // A commit can still fit in blocks the -wal already has on a card with no byte free: that is no
+        // room. Judged by the card's free space, not by one save, the notice does not come and go with
+        // every checkpoint that happened to fit (lifesim, seed 33: "The memory card is full" said twice).
+        if storage.filledWhileRunning, !Self.cardIsFull(options) {
             storage.filledWhileRunning = false
             storage.problem = nil
             logger.notice("storage: the card has room again; saving as before")
