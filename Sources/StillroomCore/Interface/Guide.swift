@@ -116,7 +116,7 @@ public enum Guide {
 
     /// The guide for `page` a sentence at a time, as the box reads it: a minute of speech synthesised in
     /// one piece kept the loop busy for a second on a fast machine (lifesim's longest turn, `press guide`),
-    /// several on a Pi Zero, with the recording starved meanwhile; a sentence is a tenth of it or less.
+    /// several on a Pi Zero, with the recording starved meanwhile; the longest sentence is about a fifth of it.
     /// Joined with spaces, the sentences are `text(page)`.
     public static func sentences(_ page: Page) -> [String] {
         var sentences: [String] = []
