@@ -73,6 +73,11 @@ extension Daemon {
             return .success(.status(statusReport()))
         }
         return withSession(text) { session in
+            // Listed by a source but not downloaded: refused before the player moves, so what plays goes on
+            // (a refusal, not the player's failure: nothing on the box went wrong).
+            guard audioPath(of: session) != nil else {
+                return .failure(ControlError(.failed, "the session \(session.id) is not on this box: download it first (stillroomctl download \(session.id))"))
+            }
             _ = play(sessionID: session.id)
             return .success(.status(statusReport()))
         }

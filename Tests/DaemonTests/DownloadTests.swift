@@ -41,7 +41,11 @@ import Testing
 
         _ = harness.waitForStatus(attempts: 500) { _ in harness.ctl("sessions").stdout.contains("far-sweep") }
         #expect(harness.ctl("sessions").stdout.contains("download 0.1 MB"))
-        #expect(harness.ctl("play", "far-sweep").stdout.contains("Error: The session far-sweep is not on this box"))
+        // Refused before the player moves (seen failing when the player took it and failed: an error in
+        // the log, and what played stopped).
+        let refused = harness.ctl("play", "far-sweep")
+        #expect(refused.status != 0 && (refused.stdout + refused.stderr).contains("far-sweep is not on this box: download it first"))
+        #expect(statusReport(harness.waitForStatus { _ in true }).state == .idle)
         #expect(harness.ctl("download", "far-sweep").status == 0)
         _ = harness.waitForStatus(attempts: 1000) { _ in harness.ctl("downloads").stdout.contains("On this box") }
         #expect(harness.ctl("sessions").stdout.contains("(on this box)"))
