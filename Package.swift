@@ -89,6 +89,8 @@ let package = Package(
         .target(name: "SimulatorDevices", dependencies: ["StillroomCore", "Devices", "EventLoop", "SystemCalls"]),
         // Fakes for tests alone (never linked into stillroomd): the manual clock, the virtual loop, scripted input.
         .target(name: "DeviceFakes", dependencies: ["StillroomCore", "Devices", "EventLoop", "MonotonicTime", "SystemCalls"]),
+        // A content host on loopback with faults scripted per path: the downloader's tests and lifesim's world.
+        .target(name: "FakeContentHost", dependencies: ["CryptoHash", "EventLoop", "StillroomCore", "SystemCalls"]),
 
         // The daemon: wires the core to the adapters and runs the loop.
         .target(name: "StillroomDaemon", dependencies: [
@@ -116,7 +118,7 @@ let package = Package(
         // History benchmark (bench/history): swift build -c release --product history-bench.
         // Boxes living whole lives on virtual time, a person and a hostile world against an oracle (docs/reliability.md).
         .target(name: "CHeapUsage"),
-        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "ControlProtocol", "StillroomCore", "SystemCalls", "CHeapUsage"],
+        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "FakeContentHost", "ControlProtocol", "CryptoHash", "StillroomCore", "SystemCalls", "CHeapUsage"],
                           path: "Sources/LifeSim"),
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
         // Library benchmark (bench/LibraryBench): swift build -c release --product library-bench.
@@ -168,7 +170,7 @@ let package = Package(
         .testTarget(name: "ContentTests", dependencies: ["CryptoHash", "StillroomCore", "MPG123Decoder", "TestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "StillroomCore"]),
         .testTarget(name: "CurlDownloaderTests", dependencies: [
-            "CurlDownloader", "EventLoop", "StillroomCore", "SQLiteStore", "SystemCalls", "TestSupport",
+            "CurlDownloader", "EventLoop", "FakeContentHost", "StillroomCore", "SQLiteStore", "SystemCalls", "TestSupport",
         ]),
         .testTarget(name: "PlaybackTests", dependencies: [
             "StillroomDaemon", "ALSAAudio", "DeviceFakes", "SimulatorDevices", "Devices", "EventLoop", "MPG123Decoder", "StillroomCore", "TestSupport",

@@ -20,6 +20,10 @@ public final class VirtualLoop {
     /// a turn kept everything else waiting, the watchdog's ping among them. Virtual time stands still
     /// within a turn, so only the real clock can see a stall.
     public private(set) var longestTurn: Duration = .zero
+    /// Run after time reaches each deadline and what was due there ran: a caller's wait for work that
+    /// ends outside the loop's clock (a transfer through the kernel's loopback), so that work lands at the
+    /// virtual instant it began, not at a later step's.
+    public var afterEachStep: (() -> Void)?
 
     public init(clock: ManualClock = ManualClock()) throws(SystemError) {
         self.clock = clock
@@ -65,6 +69,7 @@ public final class VirtualLoop {
         }
         clock.advance(to: target)
         try settle()
+        afterEachStep?()
     }
 
     /// Moves time forward deadline by deadline until `condition` holds, for at most `limit` of virtual
@@ -77,6 +82,7 @@ public final class VirtualLoop {
             guard let next = nextEvent, next <= target else {
                 clock.advance(to: target)
                 try settle()
+                afterEachStep?()
                 return condition()
             }
             try step(to: next)
@@ -89,6 +95,7 @@ public final class VirtualLoop {
     private func step(to next: MonotonicInstant) throws(SystemError) {
         clock.advance(to: next)
         try settle()
+        afterEachStep?()
         if let still = nextEvent, still <= next, still <= clock.now {
             preconditionFailure("a timer due at \(still) did not fire when time reached it")
         }

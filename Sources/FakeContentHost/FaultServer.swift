@@ -1,7 +1,8 @@
-// A tiny HTTP/1.1 server on 127.0.0.1, running on the same event loop as the downloader under test, with
+// A tiny HTTP/1.1 server on 127.0.0.1, running on the same event loop as the downloader it serves, with
 // faults scripted per path: each request to a path takes the next fault from its script (then behaves
 // normally). Single-threaded and driven by the loop, so tests are deterministic: a "stall" is a server
 // that stops sending, a "trickle" a timer, a "crash" closing every socket including the listener.
+// The downloader's tests use it, and lifesim's boxes fetch from it (the content host of their world).
 
 import CryptoHash
 import EventLoop
@@ -9,8 +10,8 @@ import Glibc
 import StillroomCore
 import SystemCalls
 
-final class FaultServer {
-    enum Fault: Equatable {
+public final class FaultServer {
+    public enum Fault: Equatable, Sendable {
         /// Serve the file (honouring `Range: bytes=N-` with 206).
         case normal
         /// Answer with this status and a short text body.
@@ -37,42 +38,44 @@ final class FaultServer {
         case crashAfter(Int)
     }
 
-    struct Request: Equatable {
-        var path: String
-        var range: String?
+    public struct Request: Equatable, Sendable {
+        public var path: String
+        public var range: String?
     }
 
-    let loop: EventLoop
-    private(set) var port: UInt16 = 0
-    var files: [String: [UInt8]] = [:]
-    var scripts: [String: [Fault]] = [:]
+    public let loop: EventLoop
+    public private(set) var port: UInt16 = 0
+    public var files: [String: [UInt8]] = [:]
+    public var scripts: [String: [Fault]] = [:]
     /// Signs what `files` holds: `X.sig`, when not in `files` itself, is X's signature with this key (as a
     /// publisher serves a list and its signature).
-    var signingKey: ContentSigningKey?
+    public var signingKey: ContentSigningKey?
 
     private func signature(at path: String) -> [UInt8]? {
         guard path.hasSuffix(".sig"), let signingKey, let signed = files[String(path.dropLast(4))] else { return nil }
         return signingKey.sign(signed)
     }
-    private(set) var requests: [Request] = []
+    public private(set) var requests: [Request] = []
     private var listener: Int32 = -1
     private var listenerWatch: IOWatch?
     private var connections: [ObjectIdentifier: Connection] = [:]
 
-    init(loop: EventLoop) throws {
+    /// `port` 0: one the kernel picks (`port` says which); another: that one (a host back on its address).
+    public init(loop: EventLoop, port: UInt16 = 0) throws {
         self.loop = loop
+        self.port = port
         try listen()
     }
 
     deinit { stop() }
 
     /// `http://127.0.0.1:<port><path>`.
-    func url(_ path: String) -> RemoteURL { try! RemoteURL(parsing: "http://127.0.0.1:\(port)\(path)") }
+    public func url(_ path: String) -> RemoteURL { try! RemoteURL(parsing: "http://127.0.0.1:\(port)\(path)") }
 
-    func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
+    public func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
 
     /// Closes every connection and the listener, as a crashed server would.
-    func stop() {
+    public func stop() {
         for connection in connections.values { connection.close() }
         connections.removeAll()
         listenerWatch?.cancel()
@@ -82,7 +85,7 @@ final class FaultServer {
     }
 
     /// Listens again on the same port.
-    func restart() throws {
+    public func restart() throws {
         stop()
         try listen()
     }

@@ -15,13 +15,13 @@ extension Daemon {
             dataDirectory: options.dataDirectory, manifestURLs: urls, contentKeys: ContentKeyFolder.read(options.contentKeyDirectory, log: logger),
             policy: DownloadPolicy(hosts: DownloadHostAllowList(options.downloadHosts)))
         do {
-            let manager = try DownloadManager(configuration: configuration, loop: loop, store: store) { [logger] level, message in
+            let manager = try DownloadManager(configuration: configuration, loop: loop, store: store, log: { [logger] level, message in
                 switch level {
                 case .error: logger.error(message)
                 case .warning: logger.warning(message)
                 default: logger.info(message)
                 }
-            }
+            }, random: random)
             manager.bundledSessionIDs = Set(content.catalog.sessions.map(\.id))
             // Reconciled and the kept lists read before anything else starts: a resume offer after a power
             // cut may name a downloaded session, and must find it with no network.

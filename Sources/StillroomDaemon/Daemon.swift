@@ -68,16 +68,20 @@ public final class Daemon {
 
     /// Where `--input terminal` reads its keys (standard input on the simulator).
     let terminalFD: Int32
+    /// Values in 0 ..< 1 that spread the downloads' retries (a seeded source on virtual time: a life replays exactly).
+    let random: () -> Double
 
     /// `loop`: the loop to run on instead of one on the kernel's clocks (tests on virtual time, which drive
     /// it themselves: no signals are routed then, since the process's signals are not the daemon's).
     /// `terminalFD`: where `--input terminal` reads (a pipe such a test types into).
+    /// `random`: the downloads' retry jitter.
     public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil,
-                terminalFD: Int32 = STDIN_FILENO) throws(StartupError) {
+                terminalFD: Int32 = STDIN_FILENO, random: @escaping () -> Double = { Double.random(in: 0..<1) }) throws(StartupError) {
         service = ServiceSide(notifier: SystemdNotifier(environment: environment),
                               startTimeline: StartTimeline(exec: StartClock.exec(), main: StartClock.now()))
         self.options = options
         self.terminalFD = terminalFD
+        self.random = random
         self.logger = logger
         try Self.checkPaths(options)
         let dataProblem = Self.dataDirectoryProblem(options.dataDirectory)

@@ -2,6 +2,7 @@
 // writer (always), and a real ENOSPC on a small tmpfs (when this machine lets the test mount one).
 
 @testable import CurlDownloader
+import FakeContentHost
 import Glibc
 import StillroomCore
 import TestSupport

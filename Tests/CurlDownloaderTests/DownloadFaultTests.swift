@@ -2,6 +2,7 @@
 // consistent (no record pointing at nothing, previous copies intact, a state that says what happened).
 
 @testable import CurlDownloader
+import FakeContentHost
 import StillroomCore
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@
 
 @testable import CurlDownloader
 import CryptoHash
+import FakeContentHost
 import EventLoop
 import StillroomCore
 import TestSupport

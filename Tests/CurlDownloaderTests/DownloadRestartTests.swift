@@ -2,6 +2,7 @@
 // with the folder; removal; updates that fail leave the earlier copy playing.
 
 @testable import CurlDownloader
+import FakeContentHost
 import StillroomCore
 import TestSupport
 import Testing

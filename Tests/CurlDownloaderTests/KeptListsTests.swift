@@ -2,6 +2,7 @@
 // download beside its recording, and each source's last good manifest.
 
 @testable import CurlDownloader
+import FakeContentHost
 import StillroomCore
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@
 // capped in size; the side files that come with a session are checked before anything is installed.
 
 @testable import CurlDownloader
+import FakeContentHost
 import StillroomCore
 import TestSupport
 import Testing

@@ -5,6 +5,7 @@
 
 @testable import CurlDownloader
 import CryptoHash
+import FakeContentHost
 import StillroomCore
 import TestSupport
 import Testing
