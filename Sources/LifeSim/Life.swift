@@ -55,7 +55,10 @@ final class Life {
     init(schedule: Schedule, folder: String, content: String, verbose: Bool = false) throws {
         self.schedule = schedule
         self.verbose = verbose
-        box = SimulatedBox(folder: folder, content: content, repository: LifeContent.repository, wallStart: Self.wallStart, timeZone: "Europe/London")
+        // A content host only in a world whose events need one (a shrunk life may leave it out).
+        let host = try schedule.entries.contains { $0.event.needsHost } ? LifeHost(repository: LifeContent.repository) : nil
+        box = SimulatedBox(folder: folder, content: content, repository: LifeContent.repository, wallStart: Self.wallStart,
+                           timeZone: "Europe/London", host: host)
         origin = box.clock.now
         rules = try Self.rules(for: "Europe/London")
         try box.start()
@@ -181,6 +184,16 @@ final class Life {
         try oracle.checkHistory(csv: exportCSV())
         if case .success(.settings(let report)) = box.request(.settings(change: nil)) { try oracle.checkSettings(report) }
         if case .success(.reminder(let report)) = box.request(.reminder(.show)) { try oracle.checkReminder(report) }
+        try checkDownloads()
+    }
+
+    /// The downloads as the box lists them, against what it listed before and what the host published.
+    private func checkDownloads() throws(Oracle.Violation) {
+        guard let host = box.host, box.running else { return }
+        guard case .success(.downloads(let report)) = box.request(.downloads(.list)) else {
+            throw Oracle.Violation(invariant: "the downloads answer", detail: "they did not")
+        }
+        try oracle.downloads.observe(report, folder: box.dataDirectory + "/downloads", published: host.publishedDigest)
     }
 
     private func exportCSV() -> String {
@@ -256,19 +269,18 @@ final class Life {
     // MARK: Events
 
     private func perform(_ event: LifeEvent) throws(Oracle.Violation) {
-        switch event {
-        case .kill, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable:
+        if event.isWorld {
             try world(event)
             return
-        default:
-            break
         }
         guard box.running else { return }
         oracle.personActed(event)
         switch event {
         case .play(let session):
             box.request(.play(session: session))
-            if session != nil, let status = box.status(), status.state != .playing && status.state != .loading {
+            // A session from the host plays once the box has it, network or not; before, it may not.
+            let mustPlay = session.map { !LifeHost.sessions.contains($0) || oracle.downloads.mayPlay($0) } ?? false
+            if mustPlay, let status = box.status(), status.state != .playing && status.state != .loading {
                 throw Oracle.Violation(invariant: "PLAY plays", detail: "play \(session!): \(status.state.rawValue), \(status.live?.error ?? "no error")")
             }
         case .pause: box.request(.pause)
@@ -310,10 +322,47 @@ final class Life {
                     oracle.accepted(setting: entry.key, value: entry.value)
                 }
             }
-        case .kill, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable: break
+        case .download(let session): try download(session)
+        case .removeDownload(let session):
+            guard let id = try? ContentID(validating: session) else { break }
+            if case .success = box.request(.downloads(.remove(id, confirmed: true))) {
+                try oracle.downloads.removed(session, folder: box.dataDirectory + "/downloads")
+            }
+        case .kill, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
+             .networkDown, .networkUp, .hostFault: break
         }
         try check(afterEvent: true)
         oracle.runBoundary()
+    }
+
+    /// The person asks for a session from the host. With the network up, the host honest and the card
+    /// writable, it is on the box once the transfer is over (loopback: within the turns that follow).
+    private func download(_ session: String) throws(Oracle.Violation) {
+        guard let host = box.host, let id = try? ContentID(validating: session) else { return }
+        let fair = host.up && !host.lying && !box.cardFull && !box.cardReadOnly && !oracle.cardTroubleThisLife
+        let answer = box.request(.downloads(.start(id)))
+        box.settleNetwork()
+        host.forgetLies()
+        try checkDownloads()
+        if verbose { say("  \(answerText(answer)); then: \(downloadState(session))") }
+        guard fair, case .success = answer else { return }
+        if !oracle.downloads.mayPlay(session) {
+            throw Oracle.Violation(invariant: "a download asked for with the network up and the host honest ends on the box",
+                                   detail: "\(session) is \(downloadState(session))")
+        }
+    }
+
+    private func downloadState(_ session: String) -> String {
+        guard case .success(.downloads(let report)) = box.request(.downloads(.list)),
+              let download = report.downloads.first(where: { $0.session == session }) else { return "not listed" }
+        return "\(download.state.rawValue): \(download.summary)"
+    }
+
+    private func answerText(_ answer: Result<ControlReply, ControlError>) -> String {
+        switch answer {
+        case .success: "accepted"
+        case .failure(let error): "refused: \(error)"
+        }
     }
 
     private func deleteLatestRun() throws(Oracle.Violation) {
@@ -372,6 +421,12 @@ final class Life {
             try check(afterEvent: false)
             try checkResumeOffer(before: before, cardTroubleBefore: cardTroubleBefore)
             try dailyChecks()
+        case .networkDown:
+            box.networkDown()
+        case .networkUp:
+            do { try box.networkUp() } catch { throw Oracle.Violation(invariant: "the host comes back", detail: "\(error)") }
+        case .hostFault(let fault):
+            box.host?.lie(fault)
         case .clockJump(let seconds):
             do { try box.setWall(box.clock.wallNow.addingTimeInterval(Double(seconds))) } catch {
                 throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)")

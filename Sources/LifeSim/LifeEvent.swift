@@ -25,6 +25,10 @@ enum LifeEvent: Equatable {
     case headphones
     /// A control on the box itself, typed on the simulator's terminal (docs/controls.md).
     case press(Control)
+    /// Fetch a session from the content host (`stillroomctl downloads start`, the downloads page).
+    case download(session: String)
+    /// Remove a downloaded session, confirmed.
+    case removeDownload(session: String)
     // The world.
     case kill
     case restart
@@ -41,6 +45,29 @@ enum LifeEvent: Equatable {
     /// The card comes up read-only at a power cycle (the kernel's answer to a failing card), and writable again.
     case cardReadOnly
     case cardWritable
+    /// The home's network goes, and comes back (the content host cannot be reached meanwhile).
+    case networkDown
+    case networkUp
+    /// The content host lies once to the next request for what the fault touches.
+    case hostFault(HostFault)
+
+    /// Needs a content host in the box's world (a life without such events has no download source).
+    var needsHost: Bool {
+        switch self {
+        case .download, .removeDownload, .networkDown, .networkUp, .hostFault: true
+        case .play(let session): session.map(LifeHost.sessions.contains) ?? false
+        default: false
+        }
+    }
+
+    /// Done to the box from outside, not by its person.
+    var isWorld: Bool {
+        switch self {
+        case .kill, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
+             .networkDown, .networkUp, .hostFault: true
+        default: false
+        }
+    }
 }
 
 /// The box's controls as the simulator's terminal types them.
@@ -91,6 +118,8 @@ extension LifeEvent: CustomStringConvertible {
         case .dismissNotices: "dismiss-notices"
         case .headphones: "headphones"
         case .press(let control): "press \(control.rawValue)"
+        case .download(let session): "download \(session)"
+        case .removeDownload(let session): "remove-download \(session)"
         case .kill: "kill"
         case .restart: "restart"
         case .clockJump(let seconds): "clock-jump \(seconds)"
@@ -100,6 +129,9 @@ extension LifeEvent: CustomStringConvertible {
         case .cardEmptied: "card-emptied"
         case .cardReadOnly: "card-read-only"
         case .cardWritable: "card-writable"
+        case .networkDown: "network-down"
+        case .networkUp: "network-up"
+        case .hostFault(let fault): "host-fault \(fault.rawValue)"
         }
     }
 
@@ -130,6 +162,11 @@ extension LifeEvent: CustomStringConvertible {
         case "dismiss-resume": self = .dismissResume
         case "dismiss-notices": self = .dismissNotices
         case "headphones": self = .headphones
+        case "download": guard let session = rest.first else { return nil }; self = .download(session: session)
+        case "remove-download": guard let session = rest.first else { return nil }; self = .removeDownload(session: session)
+        case "network-down": self = .networkDown
+        case "network-up": self = .networkUp
+        case "host-fault": guard let fault = rest.first.flatMap(HostFault.init(rawValue:)) else { return nil }; self = .hostFault(fault)
         case "press": guard let control = rest.first.flatMap(Control.init(rawValue:)) else { return nil }; self = .press(control)
         case "kill": self = .kill
         case "restart": self = .restart

@@ -11,6 +11,12 @@ struct LifeGenerator {
     static let zones = ["Europe/London", "America/New_York", "Australia/Adelaide", "Asia/Kolkata", "Europe/Berlin"]
 
     private var random: SplitMix64
+    /// The network's part of a life (the host, downloads, outages, lies) draws from a stream of its own,
+    /// so the rest of a seed's life is the one it was before downloads came into the simulation (and the
+    /// broken rules are still caught where docs/reliability.md says).
+    private var network: SplitMix64
+    /// Half the boxes have a content host to download from.
+    private var hasHost = false
     private var entries: [Schedule.Entry] = []
     /// The reminder as the person last set it.
     private var reminderMinute: Int?
@@ -21,11 +27,15 @@ struct LifeGenerator {
         // step, so the seed is mixed once before it becomes the state.
         var mixer = SplitMix64(seed: seed)
         random = SplitMix64(seed: mixer.next())
+        network = SplitMix64(seed: mixer.next())
     }
 
     static func life(seed: UInt64, days: Int) -> Schedule {
         var generator = LifeGenerator(seed: seed)
-        for day in 0..<days { generator.day(day) }
+        for day in 0..<days {
+            generator.day(day)
+            generator.networkDay(day)
+        }
         return Schedule(entries: generator.entries)
     }
 
@@ -95,6 +105,29 @@ struct LifeGenerator {
         }
     }
 
+    /// The content host and the network: the person downloads now and then, removes a download, plays
+    /// what was downloaded; the network goes for minutes or days; the host lies once in a while.
+    private mutating func networkDay(_ day: Int) {
+        swap(&random, &network) // the draws below are the network's stream
+        defer { swap(&random, &network) }
+        if day == 0 { hasHost = chance(0.5) }
+        guard hasHost else { return }
+        let midnight = day * 86_400
+        if day == 0 || chance(0.03) { add(midnight + between(9 * 3600, 21 * 3600), .download(session: pick(LifeHost.sessions))) }
+        if chance(0.01) { add(midnight + between(9 * 3600, 21 * 3600), .removeDownload(session: pick(LifeHost.sessions))) }
+        if chance(0.1) { sitting(at: midnight + between(15 * 3600, 18 * 3600), session: pick(LifeHost.sessions)) }
+        if chance(0.04) {
+            let at = midnight + between(0, 86_399)
+            add(at, .networkDown)
+            add(at + between(600, 3 * 86_400), .networkUp)
+        }
+        if chance(0.03) {
+            let at = midnight + between(9 * 3600, 21 * 3600)
+            add(at, .hostFault(pick(HostFault.allCases)))
+            if chance(0.7) { add(at + between(60, 3600), .download(session: pick(LifeHost.sessions))) }
+        }
+    }
+
     /// The person sits down and plays something, and does what people do while it plays.
     /// `quiet`: the person just listens (no seeks, pauses or controls).
     private mutating func sitting(at start: Int, session chosen: String? = nil, quiet: Bool = false) {
@@ -102,7 +135,7 @@ struct LifeGenerator {
             add(start, .play(session: chosen))
             return
         }
-        let session: String? = chance(0.2) ? nil : pick(Self.sessions)
+        let session: String? = chosen ?? (chance(0.2) ? nil : pick(Self.sessions))
         if chance(0.1) { add(start - 5, .dismissResume) }
         add(start, .play(session: session))
         var at = start

@@ -32,6 +32,9 @@ struct LifeRun {
         let summary = "\(label): \(lived) days in \(NumberText.oneDecimal(real)) s, \(life.eventsDone) events (\(life.kills) kills, "
             + "\(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked), \(oracle.ear.announcements) notices said, "
             + "longest turn \(NumberText.oneDecimal(life.longestTurn.took.seconds * 1000)) ms (day \(life.longestTurn.day), \(life.longestTurn.after))"
+            + (life.box.host.map { host in
+                ", \(oracle.downloads.arrived) downloads arrived (\(oracle.downloads.removals) removed, \(host.outages) network outages, \(host.liesScripted) lies)"
+            } ?? "")
             + (life.memoryWarm.flatMap { warm in life.memoryEnd.map { ", heap \(warm.heapKB) → \($0.heapKB) kB, resident \(warm.residentKB) → \($0.residentKB) kB" } } ?? "")
         let tail = logTail.isEmpty ? "" : "\n  the box's log, last lines:\n" + logTail.map { "    " + $0 }.joined(separator: "\n")
         return LifeRun(days: lived, summary: summary + tail, failure: failure)

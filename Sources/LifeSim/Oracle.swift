@@ -44,6 +44,8 @@ struct Oracle {
 
     /// What the box says of its notices: none twice.
     var ear = NoticeEar()
+    /// What the box has downloaded: kept, and playing, until removed.
+    var downloads = DownloadsKept()
 
     // Settings the box accepted: kept across every restart and kill.
     private(set) var settings: [String: String] = [:]

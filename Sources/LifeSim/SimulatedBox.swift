@@ -32,20 +32,26 @@ final class SimulatedBox {
     private var longestTurnBefore: Duration = .zero
     /// What the box said since the last `takeSpoken()`.
     private var spoken: [String] = []
+    /// The content host of its world, when the box has download sources.
+    let host: LifeHost?
+    /// The downloads' retry jitter: seeded, so a life replays exactly.
+    private var jitter = SplitMix64(seed: 46)
 
-    /// The card: a small tmpfs of its own, with the daemon's data folder on it.
+    /// The card: a small tmpfs of its own, with the daemon's data folder on it (room for the downloads'
+    /// 32 MB reserve and two small recordings, and nothing like the real card's gigabytes: it fills).
     var card: String { folder + "/card" }
     var dataDirectory: String { card + "/data" }
     private(set) var cardFull = false
     private(set) var cardReadOnly = false
-    static let cardBytes = 16 << 20
+    static let cardBytes = 48 << 20
     var logPath: String { folder + "/daemon.log" }
 
-    init(folder: String, content: String, repository: String, wallStart: Date, timeZone: String) {
+    init(folder: String, content: String, repository: String, wallStart: Date, timeZone: String, host: LifeHost?) {
         self.folder = folder
         self.content = content
         self.repository = repository
         self.timeZone = timeZone
+        self.host = host
         clock = ManualClock(wallNow: wallStart)
         Shell.run("mkdir -p '\(card)' && mount -t tmpfs -o size=\(Self.cardBytes),mode=0755 lifesim-card '\(card)'")
     }
@@ -88,19 +94,22 @@ final class SimulatedBox {
 
     func start() throws {
         precondition(daemon == nil)
+        let loop = try VirtualLoop(clock: clock)
+        try host?.attach(to: loop.loop)
+        let sources = host.map { ["--manifest", $0.listURL] } ?? []
         let arguments = ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "terminal",
                          "--socket", folder + "/run/control.sock", "--audio-device", "paced", "--content-keys", repository + "/board/keys/development-trusted",
-                         "--board", repository + "/board/simulator.conf"]
+                         "--board", repository + "/board/simulator.conf"] + sources
         guard case .run(let options) = try DaemonOptions.parse(arguments) else { preconditionFailure("the arguments ask for no daemon") }
         var ends: [Int32] = [0, 0]
         precondition(pipe(&ends) == 0)
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         keys = (ends[0], ends[1])
         logFD = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        let loop = try VirtualLoop(clock: clock)
         virtual = loop
+        if host != nil { loop.afterEachStep = { [unowned self] in settleNetwork() } }
         daemon = try Daemon(options: options, environment: ["TZ": timeZone], logger: Logger(fd: logFD, threshold: .info),
-                            loop: loop.loop, terminalFD: ends[0])
+                            loop: loop.loop, terminalFD: ends[0], random: { [unowned self] in Double(jitter.next() >> 11) / Double(1 << 53) })
         let echo = getenv("LIFESIM_SAY") != nil
         daemon?.spokenListener = { [unowned self] text in
             spoken.append(text)
@@ -108,6 +117,7 @@ final class SimulatedBox {
         }
         daemon?.announceReady()
         try loop.settle()
+        settleNetwork() // the first turn fetches the list
     }
 
     /// SIGTERM: the daemon's own orderly stop.
@@ -124,7 +134,12 @@ final class SimulatedBox {
         Shell.run("rm -rf '\(snapshot)' && cp -a '\(dataDirectory)' '\(snapshot)'")
         _ = daemon.stopDriven() // what it writes now goes to the folder thrown away below
         drop()
+        // The copy put back may need more room than the folder thrown away frees (the stop gave back room
+        // the card then had no other use for): a full card is emptied for it, and filled again after.
+        let wasFull = cardFull
+        emptyCard()
         writable { Shell.run("rm -rf '\(dataDirectory)' && cp -a '\(snapshot)' '\(dataDirectory)' && rm -rf '\(snapshot)'") }
+        if wasFull { fillCard() }
     }
 
     /// The longest a turn of the box's loop has taken in real time, in all its lives so far.
@@ -140,6 +155,7 @@ final class SimulatedBox {
         spoken = [] // said by a daemon being stopped or killed: after the instant the person heard it end
         longestTurnBefore = longestTurn
         daemon = nil
+        host?.detach()
         virtual = nil
         close(logFD)
         logFD = -1
@@ -174,7 +190,46 @@ final class SimulatedBox {
 
     /// Moves the box's time on; everything due on the way runs at its time. Off, only the clocks move.
     func advance(by duration: Duration) throws {
-        if let virtual { try virtual.advance(by: duration) } else { clock.advance(by: duration) }
+        if let virtual {
+            try virtual.advance(by: duration)
+        } else {
+            clock.advance(by: duration)
+        }
+    }
+
+    // MARK: The network
+
+    func networkDown() {
+        host?.networkDown()
+        _ = try? virtual?.settle()
+    }
+
+    func networkUp() throws {
+        try host?.networkUp(loop: virtual?.loop)
+        settleNetwork()
+    }
+
+    /// Runs the loop until the downloads' transfers are quiet. The host answers in this process, but
+    /// through the kernel's loopback: a turn may find nothing ready while bytes are on their way, so while
+    /// something transfers, a turn waits for them on the real clock (loopback takes microseconds; a
+    /// quarter of a second with nothing arriving is a quiet network). A retry waiting on its timer is
+    /// virtual time's, not this.
+    func settleNetwork() {
+        guard host != nil, let virtual else { return }
+        for _ in 0..<10_000 {
+            _ = try? virtual.settle()
+            guard transferring else { return }
+            if ((try? virtual.loop.runOnce(timeout: .milliseconds(250))) ?? 0) == 0 { return }
+        }
+    }
+
+    /// A list being fetched, or a download queued, receiving bytes or checking them.
+    private var transferring: Bool {
+        guard let daemon else { return false }
+        nextRequest += 1
+        guard case .success(.downloads(let report)) = daemon.answer(ControlRequest(id: nextRequest, .downloads(.list))) else { return false }
+        return report.sources.contains { $0.state == "loading" }
+            || report.downloads.contains { [.queued, .verifying].contains($0.state) || ($0.state == .downloading && $0.failure == nil) }
     }
 
     /// Sets the wall clock (a jump: a sync, a person, a bad RTC); the loop's wall timers notice.
