@@ -372,6 +372,18 @@ public final class DownloadManager {
     }
 
     /// Gives the transfer slot to the first queued download.
+    /// Bytes may be on their way: a list being fetched, or a download between its start and its install (not
+    /// one waiting for its retry's timer). What a caller on virtual time waits for on the real clock.
+    public var isTransferring: Bool {
+        sources.contains { if case .loading = $0.state { true } else { false } }
+            || downloads.values.contains {
+                switch $0.job.phase {
+                case .queued, .downloading, .verifying, .installing: true
+                default: false
+                }
+            }
+    }
+
     func pump() {
         guard activeID == nil else { return }
         guard let next = queueOrder.first(where: { downloads[$0]?.job.phase == .queued }) else { return }

@@ -224,13 +224,7 @@ final class SimulatedBox {
     }
 
     /// A list being fetched, or a download queued, receiving bytes or checking them.
-    private var transferring: Bool {
-        guard let daemon else { return false }
-        nextRequest += 1
-        guard case .success(.downloads(let report)) = daemon.answer(ControlRequest(id: nextRequest, .downloads(.list))) else { return false }
-        return report.sources.contains { $0.state == "loading" }
-            || report.downloads.contains { [.queued, .verifying].contains($0.state) || ($0.state == .downloading && $0.failure == nil) }
-    }
+    private var transferring: Bool { daemon?.downloadsAreTransferring ?? false }
 
     /// Sets the wall clock (a jump: a sync, a person, a bad RTC); the loop's wall timers notice.
     func setWall(_ date: Date) throws {

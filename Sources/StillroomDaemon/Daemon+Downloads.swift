@@ -40,6 +40,9 @@ extension Daemon {
         }
     }
 
+    /// A list or a download is being fetched (lifesim waits for the bytes on the real clock then).
+    public var downloadsAreTransferring: Bool { downloads?.isTransferring ?? false }
+
     private func downloadChanged(_ id: ContentID) {
         guard let status = downloads?.status(of: id) else { return }
         logger.debug("download \(id): \(status.summary())")
