@@ -156,6 +156,7 @@ final class Life {
 
     private func readLog(playedThroughout: Bool) throws(Oracle.Violation) {
         for line in box.newLogLines() {
+            oracle.wiped.logged(line)
             if line.hasPrefix("<3>") && !oracle.cardTroubleThisLife { throw Oracle.Violation(invariant: "nothing goes wrong unseen", detail: "logged: \(line)") }
             guard line.hasPrefix("<6>reminder: ") else { continue }
             let chimed = line.contains("reminder: chime")
@@ -185,6 +186,7 @@ final class Life {
         if case .success(.settings(let report)) = box.request(.settings(change: nil)) { try oracle.checkSettings(report) }
         if case .success(.reminder(let report)) = box.request(.reminder(.show)) { try oracle.checkReminder(report) }
         try checkDownloads()
+        try oracle.wiped.check(database: box.dataDirectory + "/stillroom.db", cardTrouble: oracle.cardTroubleThisLife || oracle.cardUnwritable)
     }
 
     /// The downloads as the box lists them, against what it listed before and what the host published.
@@ -306,7 +308,12 @@ final class Life {
         case .deleteLatestRun: try deleteLatestRun()
         case .deleteAllHistory:
             let before = exportCSV()
-            if case .success = box.request(.history(.deleteAll)) { oracle.deletedAll(csv: before) }
+            if case .success = box.request(.history(.deleteAll)) {
+                oracle.deletedAll(csv: before)
+                oracle.wiped.deleted(Self.rows(before).dropFirst().compactMap { row in
+                    row.count >= 7 ? Int64(row[6]).map { (row[1], $0) } : nil
+                })
+            }
         case .dismissResume: box.request(.dismiss(notice: nil))
         case .dismissNotices:
             for notice in lastStatus?.notices ?? [] { box.request(.dismiss(notice: Int(notice.id))) }
@@ -368,12 +375,17 @@ final class Life {
     private func deleteLatestRun() throws(Oracle.Violation) {
         guard case .success(.recentRuns(let recent)) = box.request(.history(.recent)),
               let latest = recent.runs.first, let id = latest.run else { return }
-        let rows = exportCSV().split(whereSeparator: { $0 == "\r\n" || $0 == "\n" })
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        guard let row = rows.first(where: { $0.first == String(id) }), row.count >= 12 else { return }
+        guard let row = Self.rows(exportCSV()).first(where: { $0.first == String(id) }), row.count >= 12 else { return }
         guard case .success = box.request(.history(.deleteRun(Int(id)))) else { return }
+        if let start = Int64(row[6]) { oracle.wiped.deleted([(row[1], start)]) }
         oracle.deleted(run: .init(id: row[0], start: row[6], session: row[1]), seconds: Double(row[8]) ?? 0,
                        completed: row[11] == "true", timer: row[1].hasPrefix("timer:"))
+    }
+
+    /// The export's rows, split into fields (no field the box writes holds a comma or a line end).
+    private static func rows(_ csv: String) -> [[String]] {
+        csv.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" })
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
     private func world(_ event: LifeEvent) throws(Oracle.Violation) {

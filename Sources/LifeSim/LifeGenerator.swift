@@ -124,7 +124,11 @@ struct LifeGenerator {
         if chance(0.03) {
             let at = midnight + between(9 * 3600, 21 * 3600)
             add(at, .hostFault(pick(HostFault.allCases)))
-            if chance(0.7) { add(at + between(60, 3600), .download(session: pick(LifeHost.sessions))) }
+            if chance(0.7) { // the person fetches a session again: the lie meets a transfer
+                let session = pick(LifeHost.sessions), later = at + between(60, 3600)
+                add(later, .removeDownload(session: session))
+                add(later + 30, .download(session: session))
+            }
         }
     }
 

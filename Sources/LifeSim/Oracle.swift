@@ -46,6 +46,8 @@ struct Oracle {
     var ear = NoticeEar()
     /// What the box has downloaded: kept, and playing, until removed.
     var downloads = DownloadsKept()
+    /// Deleted runs: wiped from the database files once the box says so.
+    var wiped = WipedHistory()
 
     // Settings the box accepted: kept across every restart and kill.
     private(set) var settings: [String: String] = [:]

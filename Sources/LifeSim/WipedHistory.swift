@@ -1,0 +1,74 @@
+import SystemCalls
+
+/// Deleted history's bytes are gone from the files: a deleted run is wiped from the database and its `-wal`
+/// as soon as the card has room (docs/data.md, "Deleting for good"), and until then the box says it waits.
+/// A run's bytes are known by what SQLite writes of its row: the session's id followed by the start, an
+/// integer of six bytes, big-endian (the columns `session_id, started_at` of `practice_run`, side by side in
+/// the row's record; no other table writes them so).
+struct WipedHistory {
+    /// The rows of runs deleted in the box's life (the latest 64: a whole history deleted gives its
+    /// first and last rows, enough to see a wipe that did not happen).
+    private var markers: [[UInt8]] = []
+    /// A deletion the box has neither said it wiped, nor said it waits to wipe.
+    private var unanswered = false
+    /// A wipe the box said it waits for (room on the card): the bytes may still be there.
+    private var waiting = false
+    /// Times the files were read and found clean (the life's summary).
+    private(set) var filesChecked = 0
+
+    static let maximumMarkers = 64
+
+    /// The person deleted these runs (session id, start in unix milliseconds) and the box said it did.
+    mutating func deleted(_ runs: [(session: String, startMilliseconds: Int64)]) {
+        let chosen = runs.count <= 10 ? runs : Array(runs.prefix(5) + runs.suffix(5))
+        for run in chosen {
+            var bytes = Array(run.session.utf8)
+            for shift in stride(from: 40, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: run.startMilliseconds >> Int64(shift))) }
+            markers.append(bytes)
+        }
+        markers = Array(markers.suffix(Self.maximumMarkers))
+        unanswered = true
+    }
+
+    /// A line of the box's log, read in order.
+    mutating func logged(_ line: Substring) {
+        if line.contains("practice history: deleted runs wiped from the database files") {
+            unanswered = false
+            waiting = false
+        } else if line.contains("practice history: deleted runs are not yet wiped") || line.contains("practice history: wiping deleted runs failed") {
+            unanswered = false
+            waiting = true
+        }
+    }
+
+    /// Checked once a day and after every start: the box answered every deletion, and once it said it
+    /// wiped them no deleted row is left in `database` or its `-wal`. `cardTrouble`: the card could not be
+    /// written in this life (the deletion itself may have been refused, and a wipe waits for room).
+    mutating func check(database: String, cardTrouble: Bool) throws(Oracle.Violation) {
+        guard !markers.isEmpty else { return }
+        if unanswered && !cardTrouble {
+            throw Oracle.Violation(invariant: "deleted history's bytes are gone from the files",
+                                   detail: "a deletion was neither wiped nor said to wait for room")
+        }
+        guard !unanswered, !waiting else { return }
+        for path in [database, database + "-wal"] {
+            guard let bytes = try? Files.readAll(path, limit: 1 << 28), !bytes.isEmpty else { continue }
+            if let found = markers.first(where: { Self.contains(bytes, $0) }) {
+                throw Oracle.Violation(invariant: "deleted history's bytes are gone from the files",
+                                       detail: "a deleted run of \(String(decoding: found.dropLast(6), as: UTF8.self)) is still in \(Files.name(of: path)) after the box said it wiped it")
+            }
+        }
+        filesChecked += 1
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first && haystack[index..<index + needle.count].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
+    }
+}
