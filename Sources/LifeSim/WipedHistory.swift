@@ -6,9 +6,9 @@ import SystemCalls
 /// integer of six bytes, big-endian (the columns `session_id, started_at` of `practice_run`, side by side in
 /// the row's record; no other table writes them so).
 struct WipedHistory {
-    /// The rows of runs deleted in the box's life (the latest 64: a whole history deleted gives its
-    /// first and last rows, enough to see a wipe that did not happen).
-    private var markers: [[UInt8]] = []
+    /// The runs deleted in the box's life, by session: their starts (a whole history deleted gives its
+    /// first and last five rows, enough to see a wipe that did not happen).
+    private var deletedStarts: [String: Set<Int64>] = [:]
     /// A deletion the box has neither said it wiped, nor said it waits to wipe.
     private var unanswered = false
     /// A wipe the box said it waits for (room on the card): the bytes may still be there.
@@ -16,17 +16,10 @@ struct WipedHistory {
     /// Times the files were read and found clean (the life's summary).
     private(set) var filesChecked = 0
 
-    static let maximumMarkers = 64
-
     /// The person deleted these runs (session id, start in unix milliseconds) and the box said it did.
     mutating func deleted(_ runs: [(session: String, startMilliseconds: Int64)]) {
         let chosen = runs.count <= 10 ? runs : Array(runs.prefix(5) + runs.suffix(5))
-        for run in chosen {
-            var bytes = Array(run.session.utf8)
-            for shift in stride(from: 40, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: run.startMilliseconds >> Int64(shift))) }
-            markers.append(bytes)
-        }
-        markers = Array(markers.suffix(Self.maximumMarkers))
+        for run in chosen { deletedStarts[run.session, default: []].insert(run.startMilliseconds) }
         unanswered = true
     }
 
@@ -45,7 +38,7 @@ struct WipedHistory {
     /// wiped them no deleted row is left in `database` or its `-wal`. `cardTrouble`: the card could not be
     /// written in this life (the deletion itself may have been refused, and a wipe waits for room).
     mutating func check(database: String, cardTrouble: Bool) throws(Oracle.Violation) {
-        guard !markers.isEmpty else { return }
+        guard !deletedStarts.isEmpty else { return }
         if unanswered && !cardTrouble {
             throw Oracle.Violation(invariant: "deleted history's bytes are gone from the files",
                                    detail: "a deletion was neither wiped nor said to wait for room")
@@ -53,22 +46,30 @@ struct WipedHistory {
         guard !unanswered, !waiting else { return }
         for path in [database, database + "-wal"] {
             guard let bytes = try? Files.readAll(path, limit: 1 << 28), !bytes.isEmpty else { continue }
-            if let found = markers.first(where: { Self.contains(bytes, $0) }) {
-                throw Oracle.Violation(invariant: "deleted history's bytes are gone from the files",
-                                       detail: "a deleted run of \(String(decoding: found.dropLast(6), as: UTF8.self)) is still in \(Files.name(of: path)) after the box said it wiped it")
+            for (session, starts) in deletedStarts {
+                if let start = Self.deletedRow(in: bytes, session: Array(session.utf8), starts: starts) {
+                    throw Oracle.Violation(invariant: "deleted history's bytes are gone from the files",
+                                           detail: "the run of \(session) deleted, started at \(start) ms, is still in \(Files.name(of: path)) after the box said it wiped it")
+                }
             }
         }
         filesChecked += 1
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
+    /// The start of a deleted run whose row is in `bytes`: each place the session's id is written, followed
+    /// by six bytes that read as one of `starts`.
+    private static func deletedRow(in bytes: [UInt8], session: [UInt8], starts: Set<Int64>) -> Int64? {
+        guard let first = session.first, bytes.count >= session.count + 6 else { return nil }
+        let last = bytes.count - session.count - 6
         var index = 0
-        let last = haystack.count - needle.count
         while index <= last {
-            if haystack[index] == first && haystack[index..<index + needle.count].elementsEqual(needle) { return true }
+            if bytes[index] == first && bytes[index..<index + session.count].elementsEqual(session) {
+                var start: Int64 = 0
+                for byte in bytes[index + session.count..<index + session.count + 6] { start = start << 8 | Int64(byte) }
+                if starts.contains(start) { return start }
+            }
             index += 1
         }
-        return false
+        return nil
     }
 }
