@@ -22,8 +22,8 @@ public enum Resampler {
                 data.src_ratio = ratio
                 // The fastest of the band-limited converters: its passband ends at 80% of the input's
                 // Nyquist (8.8 kHz for eSpeak's 22,050 Hz), above where speech carries its sense, and
-                // it does a third of the medium converter's work: speech was two fifths of all a
-                // year's work in lifesim, and a Pi Zero pays the same share (docs/performance.md).
+                // it does half the medium converter's work (bench/speech/run): speech's resampling was
+                // two fifths of all a year's work in lifesim, and a Pi Zero pays the same share.
                 let result = src_simple(&data, Int32(SRC_SINC_FASTEST), 1)
                 generated = Int(data.output_frames_gen)
                 return result
