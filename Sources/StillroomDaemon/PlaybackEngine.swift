@@ -467,7 +467,9 @@ final class PlaybackEngine: AudioSinkDelegate {
         guard mode != .idle, decoder != nil, sink.format != nil else { return }
         let ranges = map.takeHeard(upTo: sink.playedFrames)
         if !ranges.isEmpty { onHeard(ranges) }
-        if reportsPosition, let position = heardPosition { onEvent(.heard(positionFrame: position)) }
+        // Until a seek's new audio is heard, the fade and the old audio the device could not give back
+        // are playing: the place is the target the player already stands at, not where the listener was.
+        if reportsPosition, let position = pendingSeekTarget() ?? heardPosition { onEvent(.heard(positionFrame: position)) }
     }
 
     private func frames(milliseconds: Int) -> Int { max(1, sampleRate * milliseconds / 1000) }

@@ -53,6 +53,29 @@ import Testing
         for range in harness.heard { #expect(range.lowerBound < 30_000 || range.lowerBound >= 88_200 - 2000) }
     }
 
+    /// After a seek the place shown is the target, from the answer on: the fade and the old audio the
+    /// device could not give back are heard after it, and must not move the place back to where the
+    /// listener was. Seen failing when the heard reports said the old place until the new audio came (a
+    /// status read then showed 0.2 s after a seek to the end: AbsurdValuesTests, under load).
+    @Test func aSeekNeverShowsTheOldPlaceAgain() throws {
+        let virtual = try VirtualLoop()
+        let loop = virtual.loop
+        // 10 ms periods: the heard place is reported while the fade plays, as a real card's interrupts do.
+        let sink = PacedSink(loop: loop, speed: 1, periodFrames: 441)
+        let harness = EngineHarness(sink: sink, loop: loop, path: sweep, virtual: virtual)
+        harness.send(.play(sessionID: "sweep", title: "Sweep"))
+        try harness.run(untilHeard: 22_050)
+        let target: Int64 = 88_200
+        harness.send(.seek(toFrame: target))
+        var lowest = harness.player.position
+        try harness.run {
+            lowest = min(lowest, harness.player.position)
+            return (harness.engine.heardPosition ?? 0) >= target + 4410 || harness.player.phase != .playing
+        }
+        #expect(harness.player.phase == .playing)
+        #expect(lowest >= target, "the place went back to \(lowest) after a seek to \(target)")
+    }
+
     @Test func aLostOutputPausesWithACheckpointAndComesBackPaused() throws {
         let virtual = try VirtualLoop() // the box's time, not the machine's: nothing measured rides on load
         let loop = virtual.loop
