@@ -90,7 +90,9 @@ public final class FaultServer {
         try listen()
     }
 
-    private func listen() throws {
+    /// A non-blocking TCP socket bound to 127.0.0.1:`port` (0: one the kernel picks), not listening: a
+    /// connection to it is refused at once. The port it got is returned beside it.
+    public static func boundSocket(port: UInt16) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemError("socket") }
         var one: Int32 = 1
@@ -102,8 +104,8 @@ public final class FaultServer {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, Glibc.listen(fd, 16) == 0 else {
-            let error = SystemError("bind/listen")
+        guard bound == 0 else {
+            let error = SystemError("bind")
             Glibc.close(fd)
             throw error
         }
@@ -111,7 +113,17 @@ public final class FaultServer {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        port = UInt16(bigEndian: address.sin_port)
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    private func listen() throws {
+        let (fd, port) = try Self.boundSocket(port: port)
+        guard Glibc.listen(fd, 16) == 0 else {
+            let error = SystemError("listen")
+            Glibc.close(fd)
+            throw error
+        }
+        self.port = port
         listener = fd
         listenerWatch = try loop.watch(fd, for: .readable) { [unowned self] _ in acceptAll() }
     }
