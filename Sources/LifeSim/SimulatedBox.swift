@@ -190,11 +190,7 @@ final class SimulatedBox {
 
     /// Moves the box's time on; everything due on the way runs at its time. Off, only the clocks move.
     func advance(by duration: Duration) throws {
-        if let virtual {
-            try virtual.advance(by: duration)
-        } else {
-            clock.advance(by: duration)
-        }
+        if let virtual { try virtual.advance(by: duration) } else { clock.advance(by: duration) }
     }
 
     // MARK: The network
