@@ -38,6 +38,15 @@ enum FileSystem {
         return folder + "/stillroom.db"
     }
 
+    /// Removes a copy `scratchCopy` made (its folder and the files SQLite made beside it); any other path
+    /// is left alone.
+    static func removeScratchCopy(_ copy: String) {
+        let folder = directory(of: copy)
+        guard folder.hasPrefix("/tmp/stillroom-readonly-"), copy == folder + "/stillroom.db" else { return }
+        for suffix in ["", "-wal", "-shm"] { removeIfPresent(copy + suffix) }
+        _ = Glibc.rmdir(folder)
+    }
+
     private static func copyFile(_ source: String, to target: String) -> Bool {
         do throws(SystemError) {
             let input = try FileDescriptor.open(source, O_RDONLY)

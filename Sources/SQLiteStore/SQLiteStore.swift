@@ -32,13 +32,16 @@ public final class SQLiteStore {
     /// covers short moments such as WAL recovery at open.
     public static let defaultBusyTimeoutMilliseconds = 2000
 
-    /// The database file.
-    public let path: String
-    /// Whether this store was opened with `openReadOnly`; every write then fails with `readOnly`.
-    public let isReadOnly: Bool
+    /// The database file (":memory:" for `openEmptyReadOnly`'s).
+    public private(set) var path: String
+    /// Whether this store was opened with `openReadOnly` (or `openEmptyReadOnly`) and has not become a
+    /// writer since (`becomeWriter`); every write then fails with `readOnly`.
+    public private(set) var isReadOnly: Bool
 
-    let connection: Connection
+    private(set) var connection: Connection
     private var transactionDepth = 0
+    /// Its connection now belongs to the store that became a writer through it: closing is not ours.
+    private var handedOver = false
 
     private init(connection: Connection, path: String, isReadOnly: Bool) {
         self.connection = connection
@@ -49,7 +52,7 @@ public final class SQLiteStore {
     /// Whether this writer keeps its -wal's blocks across closes (`keepWriteAheadLog`).
     private var keepsWriteAheadLog = false
 
-    deinit { close() }
+    deinit { if !handedOver { close() } }
 
     /// Closes the connection, checkpointing the WAL into the database. Any later use throws `closed`.
     ///
@@ -151,6 +154,36 @@ public final class SQLiteStore {
             outcome = .opened
         }
         return Opened(store: store, outcome: outcome)
+    }
+
+    /// Turns this read-only store, in place, into the writer `open(path:now:)` returns for `path`: for the
+    /// daemon, whose parts all hold the one store, when the card that was too full for the database to open
+    /// for writing at start has room again. On failure it reads again what it read before.
+    public func becomeWriter(path: String, now: UnixMilliseconds) throws(StoreError) -> OpenOutcome {
+        precondition(isReadOnly && transactionDepth == 0, "only a read-only store outside a transaction becomes a writer")
+        // No writer gets in (EXCLUSIVE locking in WAL mode) while another connection has the file open with
+        // a -shm, so the reader goes first, and comes back if the writer cannot be had.
+        let readFrom = self.path
+        connection.close()
+        FileSystem.removeScratchCopy(connection.path) // what a killed writer's -wal was read through
+        let opened: Opened
+        do {
+            opened = try Self.open(path: path, now: now)
+        } catch {
+            if let reader = (try? Self.openReadOnly(path: readFrom)) ?? (try? Self.openEmptyReadOnly()) { take(reader) }
+            throw error
+        }
+        take(opened.store)
+        return opened.outcome
+    }
+
+    /// Takes `other`'s connection and what goes with it; `other` is left owning nothing.
+    private func take(_ other: SQLiteStore) {
+        connection = other.connection
+        keepsWriteAheadLog = other.keepsWriteAheadLog
+        path = other.path
+        isReadOnly = other.isReadOnly
+        other.handedOver = true
     }
 
     /// Opens an existing database read-only, for the maintenance CLI while the daemon may or may not be

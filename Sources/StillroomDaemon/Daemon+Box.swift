@@ -6,6 +6,7 @@ import StillroomCore
 extension Daemon {
     /// Hands `event` to the box at this moment and performs what it asks.
     func feed(_ event: BoxEvent) {
+        if case .heard = event {} else { reopenStoreIfTheCardHasRoom() } // what the event saves may be kept again
         perform(box.handle(event, now: loop.now, wall: wallMilliseconds))
     }
 

@@ -21,6 +21,7 @@ extension Daemon {
             refreshModel()
         }
         if let refusal = refusalWhileUpdating(command) { return .failure(refusal) }
+        reopenStoreIfTheCardHasRoom() // before the command reads or writes what the card holds
         switch command {
         case .status: return .success(.status(statusReport()))
         case .play(let session): return playCommand(session: session)

@@ -132,6 +132,32 @@ extension Daemon {
         }
     }
 
+    /// The database was opened read-only at a start on a full card (or could not be read at all then). Once
+    /// the card has room it is opened for writing in place, since every part of the daemon holds the one
+    /// store: practice, places and settings are kept again without waiting for a restart (lifesim, seeds 44
+    /// and 47: days of practice unkept on a card emptied under a running box). Looked at before each event
+    /// and command while that lasts (a statfs); tried once each time the card is seen to have room again.
+    func reopenStoreIfTheCardHasRoom() {
+        guard storage.problemOnAFullCard, store.isReadOnly else { return }
+        let full = Self.cardIsFull(options)
+        defer { storage.cardFullAtLastLook = full }
+        guard !full, storage.cardFullAtLastLook else { return }
+        let outcome: OpenOutcome
+        do {
+            outcome = try store.becomeWriter(path: Self.databasePath(options), now: wallMilliseconds)
+        } catch {
+            logger.error("database: the card has room, but the database still cannot be opened for writing: \(error)")
+            return
+        }
+        logger.notice("storage: the card has room again; database \(outcome), saving as before")
+        storage.problem = nil
+        storage.problemOnAFullCard = false
+        modelSources.storeChanged = true // a database moved aside or made anew reads differently
+        storeWriteWentThrough() // keeps the room for the database again
+        _ = finishPendingPurge(after: "the card had room again")
+        refreshModel()
+    }
+
     /// Shows the notice (the model picks it up); the interface says it once when spoken labels are on, held
     /// back while a recording plays (Interface.announceNotices).
     func announceStorageProblem() {
@@ -157,12 +183,14 @@ extension Daemon {
 
     /// The `doctor` line for storage.
     func storageCheck() -> DoctorReport.Check {
+        reopenStoreIfTheCardHasRoom()
         let problem = storage.problem ?? Self.dataDirectoryProblem(options.dataDirectory)
         let fix = if Self.cardIsFull(options) {
             "the card is full: remove what was copied into \(options.dataDirectory) by hand, or downloaded sessions you no "
                 + "longer need, then restart stillroomd (systemctl restart stillroom); sessions still play meanwhile"
         } else if storage.problemOnAFullCard {
-            "the card was full when stillroomd started and has room now: restart it (systemctl restart stillroom)"
+            "the card was full when stillroomd started and has room now, but the database would not open for writing "
+                + "(see the journal: journalctl -u stillroom); restart it (systemctl restart stillroom)"
         } else {
             "the card is read-only or failing (see dmesg for ext4 or mmc errors): back up \(options.dataDirectory), check or "
                 + "replace the card; sessions still play meanwhile"

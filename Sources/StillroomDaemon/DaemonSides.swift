@@ -11,8 +11,12 @@ import StillroomCore
 struct StorageSide {
     /// Why nothing can be saved (a read-only card, an unusable database), or nil.
     var problem: String?
-    /// Whether the card was full when `problem` arose at start (doctor's advice differs).
+    /// Whether the card was full when `problem` arose at start (doctor's advice differs, and the database
+    /// opened read-only then is opened for writing once the card has room: `reopenStoreIfTheCardHasRoom`).
     var problemOnAFullCard = false
+    /// Whether the card was full when last looked at while `problemOnAFullCard`: the database is tried
+    /// for writing once each time the card is seen to have room after being full, not at every event.
+    var cardFullAtLastLook = true
     /// The card filled while running (`problem` says so): the next save that goes through ends it.
     var filledWhileRunning = false
     /// Whether the room kept for the database is on the card. Given back at a start on a full card, it is

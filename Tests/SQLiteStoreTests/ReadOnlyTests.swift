@@ -48,6 +48,32 @@ import Testing
         }
     }
 
+    /// The daemon's store, opened read-only at a start on a full card, becomes the writer in place once the
+    /// card has room (every part of the daemon holds it); a failed attempt leaves it reading as before.
+    @Test func aReaderBecomesTheWriterInPlaceAndStaysAReaderWhenItCannot() throws {
+        try withSandbox { (sandbox) throws in
+            let writer = try sandbox.open().store
+            let sample = try SampleData.write(into: writer)
+            writer.close()
+            let store = try SQLiteStore.openReadOnly(path: sandbox.path)
+            defer { store.close() }
+
+            expectStoreError(.cannotOpen) { _ = try store.becomeWriter(path: sandbox.path + ".missing/stillroom.db", now: testNow) }
+            #expect(store.isReadOnly)
+            try sample.verify(in: store)
+            expectStoreError(.readOnly) { try store.setSetting("written-later", to: "yes", now: testNow) }
+
+            #expect(try store.becomeWriter(path: sandbox.path, now: testNow) == .opened)
+            #expect(!store.isReadOnly)
+            try sample.verify(in: store)
+            try store.setSetting("written-later", to: "yes", now: testNow)
+            store.close()
+            let reopened = try sandbox.open().store
+            defer { reopened.close() }
+            #expect(try reopened.setting("written-later") == "yes")
+        }
+    }
+
     @Test func readsWhenTheDaemonIsDown() throws {
         try withSandbox { (sandbox) throws in
             let writer = try sandbox.open().store
