@@ -25,6 +25,8 @@ final class Life {
     /// A reminder due the oracle knows the outcome of (a quiet moment: nothing else happening around it).
     private var expected: ExpectedReminder?
     private(set) var kills = 0
+    /// Kills that were power cuts between two of the box's effects (taken, not run out of effects).
+    private(set) var cuts = 0
     private(set) var restarts = 0
     private(set) var eventsDone = 0
     /// The heap in use and the resident size a month into the life (warm), and at its end, in kB.
@@ -335,7 +337,7 @@ final class Life {
             if case .success = box.request(.downloads(.remove(id, confirmed: true))) {
                 try oracle.downloads.removed(session, folder: box.dataDirectory + "/downloads")
             }
-        case .kill, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
+        case .kill, .cut, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
              .networkDown, .networkUp, .hostFault: break
         }
         try check(afterEvent: true)
@@ -394,12 +396,14 @@ final class Life {
             try check(afterEvent: false) // what was heard while the card was as it was
             if event == .cardFull { box.fillCard() } else { box.emptyCard() }
             oracle.cardChanged(unwritable: box.cardFull || box.cardReadOnly)
-        case .kill, .restart, .zoneChange, .staleBoot, .cardReadOnly, .cardWritable:
+        case .kill, .cut, .restart, .zoneChange, .staleBoot, .cardReadOnly, .cardWritable:
+            let killed = event.isKill
+            if case .cut(let effects) = event, box.running { try cut(afterEffects: effects) }
             let before = lastStatus
             let cardTroubleBefore = oracle.cardTroubleThisLife
             if box.running {
                 try check(afterEvent: false) // what was heard up to this instant
-                if event == .kill {
+                if killed {
                     box.kill()
                     kills += 1
                     _ = box.newLogLines() // what the doomed daemon said after the instant of the kill: never said
@@ -409,7 +413,7 @@ final class Life {
                     try readLog(playedThroughout: false) // judged as this life's, card trouble and all
                 }
                 let underWay = [.playing, .paused, .loading].contains(before?.state) // a run the kill may cut
-                oracle.runBoundary(killed: event == .kill && underWay)
+                oracle.runBoundary(killed: killed && underWay)
                 oracle.lifeEnded()
             }
             // A card turns read-only under a running box only on a real card (ext4's errors=remount-ro; a
@@ -424,7 +428,7 @@ final class Life {
                 rules = (try? Self.rules(for: zone)) ?? rules
             }
             do {
-                try box.advance(by: .seconds(event == .kill ? 25 : 8)) // the box boots again
+                try box.advance(by: .seconds(killed ? 25 : 8)) // the box boots again
                 if case .staleBoot(let behind) = event { try box.setWall(box.clock.wallNow.addingTimeInterval(-Double(behind))) }
                 try box.start()
             } catch {
@@ -453,6 +457,19 @@ final class Life {
     /// the person hears where they were), as docs/acceptance.md step 5 has it. On a card that could not be
     /// written in that life a place is kept when it can be, so a cut may cost more (docs/reliability.md, "A
     /// full card": checkpoints are logged errors, playback goes on).
+    /// The power is cut after the box's `effects`-th effect from now: time moves a second at a time (up to a
+    /// minute) until it has performed that many, the card is kept as it was right after it, and the kill
+    /// that follows puts that back. The box runs on meanwhile, like a process whose power is going: what it
+    /// writes after the cut is thrown away with the rest.
+    private func cut(afterEffects effects: Int) throws(Oracle.Violation) {
+        try check(afterEvent: false)
+        box.cutPower(afterEffects: effects)
+        for _ in 0..<60 where !box.powerCut {
+            do { try box.advance(by: .seconds(1)) } catch { throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)") }
+        }
+        if box.powerCut { cuts += 1 }
+    }
+
     private func checkResumeOffer(before: StatusReport?, cardTroubleBefore: Bool) throws(Oracle.Violation) {
         guard let offer = lastStatus?.resumeOffer, let kept = lastStatus?.lastCheckpoint, let before,
               before.session == offer.session, before.state == .playing || before.state == .paused else { return }

@@ -31,6 +31,10 @@ enum LifeEvent: Equatable {
     case removeDownload(session: String)
     // The world.
     case kill
+    /// The power cut between two of the box's effects: after the `afterEffects`-th it performs from this
+    /// instant on (within a minute; at the minute's end if it does fewer), the card holds what the effects
+    /// before it wrote, whatever the handler went on to do; then as a kill.
+    case cut(afterEffects: Int)
     case restart
     /// The wall clock jumps by this many seconds (a sync after a wrong RTC, a person setting it).
     case clockJump(seconds: Int)
@@ -51,6 +55,14 @@ enum LifeEvent: Equatable {
     /// The content host lies once to the next request for what the fault touches.
     case hostFault(HostFault)
 
+    /// The box dies with no word: a kill -9, or a power cut between two effects.
+    var isKill: Bool {
+        switch self {
+        case .kill, .cut: true
+        default: false
+        }
+    }
+
     /// Needs a content host in the box's world (a life without such events has no download source).
     var needsHost: Bool {
         switch self {
@@ -63,7 +75,7 @@ enum LifeEvent: Equatable {
     /// Done to the box from outside, not by its person.
     var isWorld: Bool {
         switch self {
-        case .kill, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
+        case .kill, .cut, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
              .networkDown, .networkUp, .hostFault: true
         default: false
         }
@@ -121,6 +133,7 @@ extension LifeEvent: CustomStringConvertible {
         case .download(let session): "download \(session)"
         case .removeDownload(let session): "remove-download \(session)"
         case .kill: "kill"
+        case .cut(let effects): "cut \(effects)"
         case .restart: "restart"
         case .clockJump(let seconds): "clock-jump \(seconds)"
         case .zoneChange(let zone): "zone \(zone)"
@@ -169,6 +182,7 @@ extension LifeEvent: CustomStringConvertible {
         case "host-fault": guard let fault = rest.first.flatMap(HostFault.init(rawValue:)) else { return nil }; self = .hostFault(fault)
         case "press": guard let control = rest.first.flatMap(Control.init(rawValue:)) else { return nil }; self = .press(control)
         case "kill": self = .kill
+        case "cut": guard let v = int(0), v > 0 else { return nil }; self = .cut(afterEffects: v)
         case "restart": self = .restart
         case "clock-jump": guard let v = int(0) else { return nil }; self = .clockJump(seconds: v)
         case "zone": guard let zone = rest.first else { return nil }; self = .zoneChange(zone)

@@ -15,6 +15,9 @@ struct LifeGenerator {
     /// so the rest of a seed's life is the one it was before downloads came into the simulation (and the
     /// broken rules are still caught where docs/reliability.md says).
     private var network: SplitMix64
+    /// Which kills are cuts between two of the box's effects, and after how many: a stream of its own too,
+    /// so every kill lands when it did before cuts came in, and nothing else in a life moves.
+    private var cuts: SplitMix64
     /// Half the boxes have a content host to download from.
     private var hasHost = false
     private var entries: [Schedule.Entry] = []
@@ -28,6 +31,7 @@ struct LifeGenerator {
         var mixer = SplitMix64(seed: seed)
         random = SplitMix64(seed: mixer.next())
         network = SplitMix64(seed: mixer.next())
+        cuts = SplitMix64(seed: mixer.next())
     }
 
     static func life(seed: UInt64, days: Int) -> Schedule {
@@ -36,6 +40,7 @@ struct LifeGenerator {
             generator.day(day)
             generator.networkDay(day)
         }
+        generator.makeCuts()
         return Schedule(entries: generator.entries)
     }
 
@@ -102,6 +107,15 @@ struct LifeGenerator {
             let at = midnight + between(0, 86_399)
             add(at, .cardReadOnly)
             add(at + between(600, 2 * 86_400), .cardWritable)
+        }
+    }
+
+    /// Half the kills become cuts between two effects, after the first to the fourth from their instant.
+    private mutating func makeCuts() {
+        swap(&random, &cuts)
+        defer { swap(&random, &cuts) }
+        for index in entries.indices where entries[index].event == .kill && chance(0.5) {
+            entries[index].event = .cut(afterEffects: between(1, 4))
         }
     }
 

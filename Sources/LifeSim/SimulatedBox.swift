@@ -127,11 +127,41 @@ final class SimulatedBox {
         drop()
     }
 
-    /// kill -9: the folder as it is now is what the next start finds; the daemon gets no word.
+    /// Where the card is kept as it was at a kill's instant, or a cut's.
+    private var snapshot: String { folder + "/data.killed" }
+    /// Effects still to come before the power is cut (nil: no cut on its way).
+    private var effectsBeforeCut: Int?
+    /// The power was cut: the card as it was then is kept, and `kill` puts it back.
+    private(set) var powerCut = false
+
+    /// Cuts the power right after the box's `effects`-th effect from now (`Daemon.effectPerformed`): the
+    /// card is kept as it is at that point, inside the handler, whatever the handler goes on to write.
+    func cutPower(afterEffects effects: Int) {
+        guard let daemon, effects > 0 else { return }
+        effectsBeforeCut = effects
+        daemon.effectPerformed = { [unowned self] in
+            guard let left = effectsBeforeCut else { return }
+            if left > 1 {
+                effectsBeforeCut = left - 1
+                return
+            }
+            effectsBeforeCut = nil
+            keepCard()
+            powerCut = true
+        }
+    }
+
+    private func keepCard() {
+        Shell.run("rm -rf '\(snapshot)' && cp -a '\(dataDirectory)' '\(snapshot)'")
+    }
+
+    /// kill -9: the folder as it is now (or as it was when the power was cut) is what the next start
+    /// finds; the daemon gets no word.
     func kill() {
         guard let daemon else { return }
-        let snapshot = folder + "/data.killed"
-        Shell.run("rm -rf '\(snapshot)' && cp -a '\(dataDirectory)' '\(snapshot)'")
+        if !powerCut { keepCard() }
+        powerCut = false
+        effectsBeforeCut = nil
         _ = daemon.stopDriven() // what it writes now goes to the folder thrown away below
         drop()
         // The copy put back may need more room than the folder thrown away frees (the stop gave back room

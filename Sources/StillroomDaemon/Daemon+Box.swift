@@ -32,6 +32,7 @@ extension Daemon {
                 refused = false
                 perform(effect)
             }
+            effectPerformed?()
         }
     }
 

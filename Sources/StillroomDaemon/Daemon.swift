@@ -68,6 +68,9 @@ public final class Daemon {
 
     /// Where `--input terminal` reads its keys (standard input on the simulator).
     let terminalFD: Int32
+    /// Told after each of the box's effects is performed: lifesim cuts the power between two of them (the
+    /// card then holds what the effects before the cut wrote, whatever the handler went on to do).
+    public var effectPerformed: (() -> Void)?
     /// Values in 0 ..< 1 that spread the downloads' retries (a seeded source on virtual time: a life replays exactly).
     let random: () -> Double
 
