@@ -127,6 +127,11 @@ final class Life {
     }
 
     private var timerRunning = false
+    /// The speaker was gone at some moment of this life of the daemon.
+    private var speakerGoneThisLife = false
+    /// When the speaker came back (nil while gone, or before it ever went), and how often it went.
+    private var speakerBackAt: Int64?
+    private(set) var speakerOutages = 0
     /// The event last performed, and the longest turn of the loop so far with the event it came in the
     /// step of (a figure for docs/reliability.md and issue 47: what keeps the loop busiest).
     private var lastEvent: LifeEvent?
@@ -149,6 +154,7 @@ final class Life {
             throw Oracle.Violation(invariant: "the loop never stalls past its watchdog",
                                    detail: "one turn took \(NumberText.oneDecimal(box.longestTurn.seconds)) s of real time")
         }
+        try checkSpeaker(status)
         // Playing at both ends of a step with no event in it: it played throughout (nothing starts by itself).
         let playedThroughout = !afterEvent && lastStatus?.state == .playing && status.state == .playing
         lastStatus = status
@@ -156,10 +162,24 @@ final class Life {
         try readLog(playedThroughout: playedThroughout)
     }
 
+    /// With the speaker gone nothing shows as playing; once it has been back for the box's next try (every
+    /// 2 s), the notice that it is missing is gone.
+    private func checkSpeaker(_ status: StatusReport) throws(Oracle.Violation) {
+        if box.speakerGone && status.state == .playing {
+            throw Oracle.Violation(invariant: "the speaker's state is the truth", detail: "playing with the speaker gone")
+        }
+        if let back = speakerBackAt, lifeNow - back >= 3, status.notices.contains(where: { $0.kind == .outputLost }) {
+            throw Oracle.Violation(invariant: "the speaker's state is the truth",
+                                   detail: "the speaker came back \(lifeNow - back) s ago and the box still says it is missing")
+        }
+    }
+
     private func readLog(playedThroughout: Bool) throws(Oracle.Violation) {
         for line in box.newLogLines() {
             oracle.wiped.logged(line)
-            if line.hasPrefix("<3>") && !oracle.cardTroubleThisLife { throw Oracle.Violation(invariant: "nothing goes wrong unseen", detail: "logged: \(line)") }
+            // The speaker pulled out is an error the box logs (and says on the screen): only that one, then.
+            let speakerError = speakerGoneThisLife && line.contains("audio output")
+            if line.hasPrefix("<3>") && !oracle.cardTroubleThisLife && !speakerError { throw Oracle.Violation(invariant: "nothing goes wrong unseen", detail: "logged: \(line)") }
             guard line.hasPrefix("<6>reminder: ") else { continue }
             let chimed = line.contains("reminder: chime")
             guard chimed || line.contains("silent card") else { continue }
@@ -245,7 +265,7 @@ final class Life {
         if case .success(.reminder(let report)) = box.request(.reminder(.show)) { style = report.schedule?.style ?? style }
         let minute = rules.minuteOfDay(at: due.unix)
         let night = isNight(minute)
-        let chime = style == "chime" && !night && live.effectiveVolume > 0
+        let chime = style == "chime" && !night && live.effectiveVolume > 0 && !box.speakerGone
         expected = ExpectedReminder(due: due.unix, deadline: lifeNow + 600, chime: chime)
         oracle.remindersExpected += 1
     }
@@ -283,7 +303,8 @@ final class Life {
         case .play(let session):
             box.request(.play(session: session))
             // A session from the host plays once the box has it, network or not; before, it may not.
-            let mustPlay = session.map { !LifeHost.sessions.contains($0) || oracle.downloads.mayPlay($0) } ?? false
+            // With no speaker it cannot; it says so, and the player waits for one.
+            let mustPlay = !box.speakerGone && (session.map { !LifeHost.sessions.contains($0) || oracle.downloads.mayPlay($0) } ?? false)
             if mustPlay, let status = box.status(), status.state != .playing && status.state != .loading {
                 throw Oracle.Violation(invariant: "PLAY plays", detail: "play \(session!): \(status.state.rawValue), \(status.live?.error ?? "no error")")
             }
@@ -338,7 +359,7 @@ final class Life {
                 try oracle.downloads.removed(session, folder: box.dataDirectory + "/downloads")
             }
         case .kill, .cut, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
-             .networkDown, .networkUp, .hostFault: break
+             .networkDown, .networkUp, .hostFault, .outputGone, .outputBack: break
         }
         try check(afterEvent: true)
         oracle.runBoundary()
@@ -430,6 +451,7 @@ final class Life {
             do {
                 try box.advance(by: .seconds(killed ? 25 : 8)) // the box boots again
                 if case .staleBoot(let behind) = event { try box.setWall(box.clock.wallNow.addingTimeInterval(-Double(behind))) }
+                speakerGoneThisLife = box.speakerGone
                 try box.start()
             } catch {
                 throw Oracle.Violation(invariant: "the box starts again", detail: "\(error)")
@@ -443,6 +465,14 @@ final class Life {
             do { try box.networkUp() } catch { throw Oracle.Violation(invariant: "the host comes back", detail: "\(error)") }
         case .hostFault(let fault):
             box.host?.lie(fault)
+        case .outputGone:
+            if !box.speakerGone { speakerOutages += 1 }
+            box.takeSpeakerAway()
+            speakerGoneThisLife = true
+            speakerBackAt = nil
+        case .outputBack:
+            if box.speakerGone { speakerBackAt = lifeNow }
+            box.giveSpeakerBack()
         case .clockJump(let seconds):
             do { try box.setWall(box.clock.wallNow.addingTimeInterval(Double(seconds))) } catch {
                 throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)")

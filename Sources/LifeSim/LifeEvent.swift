@@ -54,6 +54,9 @@ enum LifeEvent: Equatable {
     case networkUp
     /// The content host lies once to the next request for what the fault touches.
     case hostFault(HostFault)
+    /// The speaker goes (a USB DAC pulled out, a driver gone), and comes back.
+    case outputGone
+    case outputBack
 
     /// The box dies with no word: a kill -9, or a power cut between two effects.
     var isKill: Bool {
@@ -76,7 +79,7 @@ enum LifeEvent: Equatable {
     var isWorld: Bool {
         switch self {
         case .kill, .cut, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
-             .networkDown, .networkUp, .hostFault: true
+             .networkDown, .networkUp, .hostFault, .outputGone, .outputBack: true
         default: false
         }
     }
@@ -145,6 +148,8 @@ extension LifeEvent: CustomStringConvertible {
         case .networkDown: "network-down"
         case .networkUp: "network-up"
         case .hostFault(let fault): "host-fault \(fault.rawValue)"
+        case .outputGone: "output-gone"
+        case .outputBack: "output-back"
         }
     }
 
@@ -191,6 +196,8 @@ extension LifeEvent: CustomStringConvertible {
         case "card-emptied": self = .cardEmptied
         case "card-read-only": self = .cardReadOnly
         case "card-writable": self = .cardWritable
+        case "output-gone": self = .outputGone
+        case "output-back": self = .outputBack
         default: return nil
         }
     }

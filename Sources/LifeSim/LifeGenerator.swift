@@ -18,6 +18,8 @@ struct LifeGenerator {
     /// Which kills are cuts between two of the box's effects, and after how many: a stream of its own too,
     /// so every kill lands when it did before cuts came in, and nothing else in a life moves.
     private var cuts: SplitMix64
+    /// When the speaker goes and comes back: its own stream as well.
+    private var output: SplitMix64
     /// Half the boxes have a content host to download from.
     private var hasHost = false
     private var entries: [Schedule.Entry] = []
@@ -32,6 +34,7 @@ struct LifeGenerator {
         random = SplitMix64(seed: mixer.next())
         network = SplitMix64(seed: mixer.next())
         cuts = SplitMix64(seed: mixer.next())
+        output = SplitMix64(seed: mixer.next())
     }
 
     static func life(seed: UInt64, days: Int) -> Schedule {
@@ -41,6 +44,7 @@ struct LifeGenerator {
             generator.networkDay(day)
         }
         generator.makeCuts()
+        generator.takeTheSpeakerAway(days: days)
         return Schedule(entries: generator.entries)
     }
 
@@ -116,6 +120,27 @@ struct LifeGenerator {
         defer { swap(&random, &cuts) }
         for index in entries.indices where entries[index].event == .kill && chance(0.5) {
             entries[index].event = .cut(afterEffects: between(1, 4))
+        }
+    }
+
+    /// The speaker goes now and then: pulled out in one sitting in thirty (a few seconds to half an hour),
+    /// and about monthly at any time of the day for a minute to six hours.
+    private mutating func takeTheSpeakerAway(days: Int) {
+        swap(&random, &output)
+        defer { swap(&random, &output) }
+        let sittings = entries.compactMap { entry -> Int64? in
+            if case .play = entry.event { return entry.at }
+            return nil
+        }
+        for start in sittings where chance(1.0 / 30) {
+            let gone = Int(start) + between(5, 100)
+            add(gone, .outputGone)
+            add(gone + between(10, 1800), .outputBack)
+        }
+        for day in 0..<days where chance(1.0 / 30) {
+            let gone = day * 86_400 + between(0, 86_399)
+            add(gone, .outputGone)
+            add(gone + between(60, 6 * 3600), .outputBack)
         }
     }
 

@@ -1,5 +1,6 @@
 import ControlProtocol
 import DeviceFakes
+import SimulatorDevices
 import FoundationEssentials
 import Glibc
 import StillroomCore
@@ -92,6 +93,30 @@ final class SimulatedBox {
 
     var running: Bool { daemon != nil }
 
+    // MARK: The speaker
+
+    /// The speaker is gone (through restarts too: a start finds it gone just after it opened it).
+    private(set) var speakerGone = false
+
+    func takeSpeakerAway() {
+        speakerGone = true
+        removeSpeaker()
+        _ = try? virtual?.settle()
+    }
+
+    func giveSpeakerBack() {
+        speakerGone = false
+        (daemon?.audioSink as? PacedSink)?.absent = false
+        _ = try? virtual?.settle() // the box finds it at its next try (every 2 s while it is lost)
+    }
+
+    /// Opens fail from now on; an open one fails now, as a device pulled out does.
+    private func removeSpeaker() {
+        guard let sink = daemon?.audioSink as? PacedSink else { return }
+        sink.absent = true
+        sink.simulateLoss("device removed")
+    }
+
     func start() throws {
         precondition(daemon == nil)
         let loop = try VirtualLoop(clock: clock)
@@ -115,6 +140,7 @@ final class SimulatedBox {
             spoken.append(text)
             if echo { print("said: \(text)") }
         }
+        if speakerGone { removeSpeaker() }
         daemon?.announceReady()
         try loop.settle()
         settleNetwork() // the first turn fetches the list

@@ -42,11 +42,15 @@ public final class PacedSink: AudioSink {
         self.keepsAudio = keepsAudio
     }
 
+    /// While set, the device is not there: every open fails (`simulateLoss` took it away while open).
+    public var absent = false
+
     public func open(format: AudioFormat) throws(AudioSinkError) {
         if let failure = failNextOpen {
             failNextOpen = nil
             throw failure
         }
+        if absent { throw AudioSinkError(.unavailable, "\(name): no such device") }
         close()
         self.format = format
         timer = loop.makeTimer { [unowned self] in tick() }

@@ -71,6 +71,8 @@ public final class Daemon {
     /// Told after each of the box's effects is performed: lifesim cuts the power between two of them (the
     /// card then holds what the effects before the cut wrote, whatever the handler went on to do).
     public var effectPerformed: (() -> Void)?
+    /// The speaker (lifesim takes the paced one away and gives it back).
+    public var audioSink: AudioSink { engine.sink }
     /// Values in 0 ..< 1 that spread the downloads' retries (a seeded source on virtual time: a life replays exactly).
     let random: () -> Double
 
