@@ -127,6 +127,12 @@ final class Life {
     }
 
     private var timerRunning = false
+    /// Runs seen dated again by a sync after a stale boot.
+    private(set) var runsRedated = 0
+    /// How far behind the clock the last stale boot left is, until the sync that undoes it.
+    private var staleBy: Int?
+    /// The box's wall clock when this life of the daemon started, in unix milliseconds.
+    private var lifeStartedAtWall: Int64 = 0
     /// The speaker was gone at some moment of this life of the daemon.
     private var speakerGoneThisLife = false
     /// When the speaker came back (nil while gone, or before it ever went), and how often it went.
@@ -450,8 +456,13 @@ final class Life {
             }
             do {
                 try box.advance(by: .seconds(killed ? 25 : 8)) // the box boots again
-                if case .staleBoot(let behind) = event { try box.setWall(box.clock.wallNow.addingTimeInterval(-Double(behind))) }
+                if case .staleBoot(let behind) = event {
+                    try box.setWall(box.clock.wallNow.addingTimeInterval(-Double(behind)))
+                    box.clockSynchronized = false
+                    staleBy = behind
+                }
                 speakerGoneThisLife = box.speakerGone
+                lifeStartedAtWall = wallNow * 1000
                 try box.start()
             } catch {
                 throw Oracle.Violation(invariant: "the box starts again", detail: "\(error)")
@@ -474,10 +485,18 @@ final class Life {
             if box.speakerGone { speakerBackAt = lifeNow }
             box.giveSpeakerBack()
         case .clockJump(let seconds):
+            // The jump that undoes a stale boot is the sync: the kernel says the clock is synchronised again.
+            let sync = staleBy == seconds
+            let before = sync && box.running ? staleRuns() : [:]
+            if sync {
+                box.clockSynchronized = true
+                staleBy = nil
+            }
             do { try box.setWall(box.clock.wallNow.addingTimeInterval(Double(seconds))) } catch {
                 throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)")
             }
             if let status = box.status() { lastStatus = status }
+            if sync { try checkRedated(before, by: Int64(seconds) * 1000) }
         default: break
         }
     }
@@ -487,6 +506,31 @@ final class Life {
     /// the person hears where they were), as docs/acceptance.md step 5 has it. On a card that could not be
     /// written in that life a place is kept when it can be, so a cut may cost more (docs/reliability.md, "A
     /// full card": checkpoints are logged errors, playback goes on).
+    /// The runs of this life of the daemon saved on the stale clock (started after it started), by id.
+    private func staleRuns() -> [String: [String]] {
+        Self.rows(exportCSV()).dropFirst().reduce(into: [:]) { runs, row in
+            if row.count >= 12, row[7] == "false", let start = Int64(row[6]), start >= lifeStartedAtWall { runs[row[0]] = row }
+        }
+    }
+
+    /// Once the clock is synchronised, each run saved on the stale clock in this life of the daemon is dated
+    /// again, by the sync's jump (to the second: the box dates it from its monotonic start), and trusted.
+    private func checkRedated(_ before: [String: [String]], by jump: Int64) throws(Oracle.Violation) {
+        guard !before.isEmpty, !oracle.cardTroubleThisLife else { return }
+        let after = Self.rows(exportCSV()).dropFirst().reduce(into: [String: [String]]()) { runs, row in
+            if row.count >= 12 { runs[row[0]] = row }
+        }
+        for (id, old) in before {
+            guard let new = after[id], let was = Int64(old[6]), let now = Int64(new[6]) else { continue } // deleted
+            if new[7] != "true" || abs(now - (was + jump)) > 1000 {
+                throw Oracle.Violation(invariant: "a run heard on a stale clock is dated again once it is synchronised",
+                                       detail: "run \(id) of \(new[1]): started \(was) on the stale clock, \(now) after a sync of \(jump / 1000) s, trusted \(new[7])")
+            }
+            runsRedated += 1
+            oracle.redated(Oracle.RunKey(id: id, start: old[6], session: old[1]), to: Oracle.RunKey(id: id, start: new[6], session: new[1]))
+        }
+    }
+
     /// The power is cut after the box's `effects`-th effect from now: time moves a second at a time (up to a
     /// minute) until it has performed that many, the card is kept as it was right after it, and the kill
     /// that follows puts that back. The box runs on meanwhile, like a process whose power is going: what it
@@ -514,9 +558,14 @@ final class Life {
             }
             return
         }
-        if kept.position > heard + 0.001 {
+        // A sitting the speaker's going stopped before its first checkpoint leaves the earlier sitting's place
+        // (nothing new was heard to keep): that one is never beyond what was ever heard.
+        let speakerStoppedIt = before.live?.pauseReason == .outputLost
+        let ahead = speakerStoppedIt ? oracle.furthestPosition[offer.session] ?? 0 : heard
+        if kept.position > ahead + 0.001 {
             throw Oracle.Violation(invariant: "the place kept is never ahead of what was heard",
-                                   detail: "kept \(kept.position) s of \(offer.session), heard to \(heard) s")
+                                   detail: "kept \(kept.position) s of \(offer.session), heard to \(heard) s"
+                                       + (speakerStoppedIt ? ", never beyond \(ahead) s" : ""))
         }
         if heard - kept.position > 10.001 {
             throw Oracle.Violation(invariant: "the place kept is at most 10 s behind what was heard",

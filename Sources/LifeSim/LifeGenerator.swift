@@ -100,7 +100,7 @@ struct LifeGenerator {
         if chance(0.01) {
             let at = midnight + between(0, 86_399), behind = between(600, 5 * 86_400)
             add(at, .staleBoot(secondsBehind: behind))
-            add(at + between(30, 3600), .clockJump(seconds: behind))
+            add(at + between(30, 36 * 3600), .clockJump(seconds: behind)) // the sync: at once, or once the Wi-Fi is back
         }
         if chance(0.01) {
             let at = midnight + between(0, 86_399)

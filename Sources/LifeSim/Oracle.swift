@@ -190,6 +190,11 @@ struct Oracle {
         }
     }
 
+    /// The box dated this run again (the clock synchronised): it is the same run under its new start.
+    mutating func redated(_ old: RunKey, to new: RunKey) {
+        if completedRuns.remove(old) != nil { completedRuns.insert(new) }
+    }
+
     /// The person deleted this run (its seconds as `history recent` shows them, to the tenth).
     mutating func deleted(run: RunKey, seconds: Double, completed: Bool, timer: Bool) {
         deletedRuns.insert(run)

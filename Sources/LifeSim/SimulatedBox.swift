@@ -92,6 +92,9 @@ final class SimulatedBox {
     }
 
     var running: Bool { daemon != nil }
+    /// Whether the kernel would say the wall clock is synchronised: not after a boot with no RTC on an old
+    /// saved time, until the sync that puts it right.
+    var clockSynchronized = true
 
     // MARK: The speaker
 
@@ -134,7 +137,8 @@ final class SimulatedBox {
         virtual = loop
         if host != nil { loop.afterEachStep = { [unowned self] in settleNetwork() } }
         daemon = try Daemon(options: options, environment: ["TZ": timeZone], logger: Logger(fd: logFD, threshold: .info),
-                            loop: loop.loop, terminalFD: ends[0], random: { [unowned self] in Double(jitter.next() >> 11) / Double(1 << 53) })
+                            loop: loop.loop, terminalFD: ends[0], random: { [unowned self] in Double(jitter.next() >> 11) / Double(1 << 53) },
+                            clockSynchronized: { [unowned self] in clockSynchronized })
         let echo = getenv("LIFESIM_SAY") != nil
         daemon?.spokenListener = { [unowned self] text in
             spoken.append(text)

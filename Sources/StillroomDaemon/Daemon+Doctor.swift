@@ -50,7 +50,7 @@ extension Daemon {
         let reserve: Int64 = 64 << 20
         check("disk space", free >= reserve, "\(free >> 20) MB free in \(options.dataDirectory)",
               fix: "remove downloaded sessions (stillroomctl downloads) to make room")
-        let synced = SystemClocks.isWallClockSynchronized()
+        let synced = clockSynchronized()
         check("clock", synced, synced ? "synchronised" : "not synchronised: practice times are kept as undated until it is",
               fix: "connect the box to a network so systemd-timesyncd can set the time")
         if let wifiCheck { checks.append(wifiCheck) }

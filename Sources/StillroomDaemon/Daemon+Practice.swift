@@ -23,7 +23,7 @@ extension Daemon {
     /// The clock was set: the box learns whether it is synchronised now (becoming so, it asks for the runs
     /// of this boot to be dated again: `redate`) and plans the reminder again.
     func clockChanged() {
-        feed(.clockSet(trusted: SystemClocks.isWallClockSynchronized()))
+        feed(.clockSet(trusted: clockSynchronized()))
     }
 
     /// Dates again the runs first saved under the untrusted clock, from their monotonic start.
@@ -49,7 +49,7 @@ extension Daemon {
         }
         let stored: [PracticeRunRecord]
         do {
-            stored = try store.saveProgress(progress, clockTrusted: SystemClocks.isWallClockSynchronized(), now: wallMilliseconds)
+            stored = try store.saveProgress(progress, clockTrusted: clockSynchronized(), now: wallMilliseconds)
         } catch {
             storeWriteFailed(error, progress.checkpoints.isEmpty ? "practice run" : "checkpoint")
             return

@@ -75,18 +75,23 @@ public final class Daemon {
     public var audioSink: AudioSink { engine.sink }
     /// Values in 0 ..< 1 that spread the downloads' retries (a seeded source on virtual time: a life replays exactly).
     let random: () -> Double
+    /// Whether the kernel says the wall clock is synchronised (NTP): the runs saved while it is not are
+    /// dated again when it becomes so. lifesim's world decides it; on the box the kernel does.
+    let clockSynchronized: () -> Bool
 
     /// `loop`: the loop to run on instead of one on the kernel's clocks (tests on virtual time, which drive
     /// it themselves: no signals are routed then, since the process's signals are not the daemon's).
     /// `terminalFD`: where `--input terminal` reads (a pipe such a test types into).
-    /// `random`: the downloads' retry jitter.
+    /// `random`: the downloads' retry jitter. `clockSynchronized`: whether the wall clock is to be trusted.
     public init(options: DaemonOptions, environment: [String: String], logger: Logger, loop given: EventLoop? = nil,
-                terminalFD: Int32 = STDIN_FILENO, random: @escaping () -> Double = { Double.random(in: 0..<1) }) throws(StartupError) {
+                terminalFD: Int32 = STDIN_FILENO, random: @escaping () -> Double = { Double.random(in: 0..<1) },
+                clockSynchronized: @escaping () -> Bool = { SystemClocks.isWallClockSynchronized() }) throws(StartupError) {
         service = ServiceSide(notifier: SystemdNotifier(environment: environment),
                               startTimeline: StartTimeline(exec: StartClock.exec(), main: StartClock.now()))
         self.options = options
         self.terminalFD = terminalFD
         self.random = random
+        self.clockSynchronized = clockSynchronized
         self.logger = logger
         try Self.checkPaths(options)
         let dataProblem = Self.dataDirectoryProblem(options.dataDirectory)
@@ -98,7 +103,7 @@ public final class Daemon {
             throw StartupError("cannot create the event loop: \(error)")
         }
         timers = TimerTable(loop: loop)
-        box = Box(clockTrusted: SystemClocks.isWallClockSynchronized())
+        box = Box(clockTrusted: clockSynchronized())
         timeZone = LocalTimeZone(environment: environment, logger: logger)
         service.startTimeline.mark("set-up", at: StartClock.now())
         if dataProblem == nil { storage.roomKept = Self.keepRoomForTheDatabase(options, logger: logger) }
