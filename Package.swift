@@ -118,7 +118,7 @@ let package = Package(
         // History benchmark (bench/history): swift build -c release --product history-bench.
         // Boxes living whole lives on virtual time, a person and a hostile world against an oracle (docs/reliability.md).
         .target(name: "CHeapUsage"),
-        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "SimulatorDevices", "Devices", "FakeContentHost", "ControlProtocol", "CryptoHash", "StillroomCore", "SystemCalls", "CHeapUsage"],
+        .executableTarget(name: "lifesim", dependencies: ["StillroomDaemon", "DeviceFakes", "SimulatorDevices", "Devices", "CCrashVFS", "CSQLite", "FakeContentHost", "ControlProtocol", "CryptoHash", "StillroomCore", "SystemCalls", "CHeapUsage"],
                           path: "Sources/LifeSim"),
         .executableTarget(name: "history-bench", dependencies: ["StillroomCore"], path: "bench/history"),
         // Library benchmark (bench/LibraryBench): swift build -c release --product library-bench.

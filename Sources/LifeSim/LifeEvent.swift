@@ -35,6 +35,10 @@ enum LifeEvent: Equatable {
     /// instant on (within a minute; at the minute's end if it does fewer), the card holds what the effects
     /// before it wrote, whatever the handler went on to do; then as a kill.
     case cut(afterEffects: Int)
+    /// The power cut inside SQLite's writes: at the `afterWrites`-th write it makes from this instant (within
+    /// a minute), what it had not synced is lost (`loss` 0), or torn (1: a prefix of it kept, 2: some of
+    /// it), through the crash VFS; then as a kill.
+    case crash(afterWrites: Int, loss: Int)
     case restart
     /// The wall clock jumps by this many seconds (a sync after a wrong RTC, a person setting it).
     case clockJump(seconds: Int)
@@ -61,7 +65,7 @@ enum LifeEvent: Equatable {
     /// The box dies with no word: a kill -9, or a power cut between two effects.
     var isKill: Bool {
         switch self {
-        case .kill, .cut: true
+        case .kill, .cut, .crash: true
         default: false
         }
     }
@@ -78,7 +82,7 @@ enum LifeEvent: Equatable {
     /// Done to the box from outside, not by its person.
     var isWorld: Bool {
         switch self {
-        case .kill, .cut, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
+        case .kill, .cut, .crash, .restart, .clockJump, .zoneChange, .staleBoot, .cardFull, .cardEmptied, .cardReadOnly, .cardWritable,
              .networkDown, .networkUp, .hostFault, .outputGone, .outputBack: true
         default: false
         }
@@ -137,6 +141,7 @@ extension LifeEvent: CustomStringConvertible {
         case .removeDownload(let session): "remove-download \(session)"
         case .kill: "kill"
         case .cut(let effects): "cut \(effects)"
+        case .crash(let writes, let loss): "crash \(writes) \(loss)"
         case .restart: "restart"
         case .clockJump(let seconds): "clock-jump \(seconds)"
         case .zoneChange(let zone): "zone \(zone)"
@@ -188,6 +193,7 @@ extension LifeEvent: CustomStringConvertible {
         case "press": guard let control = rest.first.flatMap(Control.init(rawValue:)) else { return nil }; self = .press(control)
         case "kill": self = .kill
         case "cut": guard let v = int(0), v > 0 else { return nil }; self = .cut(afterEffects: v)
+        case "crash": guard let v = int(0), v > 0, let loss = int(1), (0...2).contains(loss) else { return nil }; self = .crash(afterWrites: v, loss: loss)
         case "restart": self = .restart
         case "clock-jump": guard let v = int(0) else { return nil }; self = .clockJump(seconds: v)
         case "zone": guard let zone = rest.first else { return nil }; self = .zoneChange(zone)

@@ -114,12 +114,18 @@ struct LifeGenerator {
         }
     }
 
-    /// Half the kills become cuts between two effects, after the first to the fourth from their instant.
+    /// Half the kills become cuts between two effects, after the first to the fourth from their instant; a
+    /// quarter, cuts inside SQLite's writes (after the first to the twelfth), losing or tearing what it had
+    /// not synced.
     private mutating func makeCuts() {
         swap(&random, &cuts)
         defer { swap(&random, &cuts) }
-        for index in entries.indices where entries[index].event == .kill && chance(0.5) {
-            entries[index].event = .cut(afterEffects: between(1, 4))
+        for index in entries.indices where entries[index].event == .kill {
+            if chance(0.5) {
+                entries[index].event = .cut(afterEffects: between(1, 4))
+            } else if chance(0.5) {
+                entries[index].event = .crash(afterWrites: between(1, 12), loss: between(0, 2))
+            }
         }
     }
 

@@ -30,7 +30,7 @@ struct LifeRun {
         let lived = Int((failure?.at ?? end) / 86_400)
         let oracle = life.oracle
         let summary = "\(label): \(lived) days in \(NumberText.oneDecimal(real)) s, \(life.eventsDone) events (\(life.kills) kills, \(life.cuts) of them "
-            + "cuts between effects, \(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked), \(oracle.ear.announcements) notices said, "
+            + "cuts between effects and \(life.crashes) inside SQLite's writes, \(life.restarts) restarts), reminder fired \(oracle.reminderFires) times (\(oracle.remindersExpected) due moments checked), \(oracle.ear.announcements) notices said, "
             + "longest turn \(NumberText.oneDecimal(life.longestTurn.took.seconds * 1000)) ms (day \(life.longestTurn.day), \(life.longestTurn.after))"
             + (oracle.wiped.filesChecked > 0 ? ", deleted history checked gone from the files \(oracle.wiped.filesChecked) times" : "")
             + (life.box.host.map { host in

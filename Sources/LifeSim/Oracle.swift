@@ -99,9 +99,9 @@ struct Oracle {
     /// piece under 10 s is allowed to go unkept (which only loosens the bound). A kill may cost 10 s of the
     /// run under way whatever the pieces (it is saved every 10 s; seed 46 was cut 8 s after its last save,
     /// in a piece of 5 s: the allowance was once that piece, which was wrong).
-    mutating func runBoundary(killed: Bool = false) {
+    mutating func runBoundary(killed: Bool = false, slack: Double = 0) {
         if killed {
-            unkeptAtKills += Self.shortestRunKept
+            unkeptAtKills += Self.shortestRunKept + slack
         } else if runTally < Self.shortestRunKept {
             unkeptShortRuns += runTally
         }

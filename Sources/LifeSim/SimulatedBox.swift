@@ -145,6 +145,7 @@ final class SimulatedBox {
             if echo { print("said: \(text)") }
         }
         if speakerGone { removeSpeaker() }
+        DiskCache.folderSynced(holding: dataDirectory + "/stillroom.db") // the daemon's own fsync of the folder
         daemon?.announceReady()
         try loop.settle()
         settleNetwork() // the first turn fetches the list
@@ -189,6 +190,12 @@ final class SimulatedBox {
     /// finds; the daemon gets no word.
     func kill() {
         guard let daemon else { return }
+        if !DiskCache.powerCut {
+            if getenv("LIFESIM_UNSYNCED") != nil, DiskCache.unsynced.count > 0 {
+                complain("a kill with \(DiskCache.unsynced.count) writes SQLite had not synced (\(DiskCache.unsynced.path))")
+            }
+            DiskCache.writeBack() // a kill, or a cut between effects: the kernel still writes back its cache
+        }
         if !powerCut { keepCard() }
         powerCut = false
         effectsBeforeCut = nil
@@ -212,6 +219,7 @@ final class SimulatedBox {
     }
 
     private func drop() {
+        DiskCache.reset() // the next start is a new boot: the card is what the files hold
         spoken = [] // said by a daemon being stopped or killed: after the instant the person heard it end
         longestTurnBefore = longestTurn
         daemon = nil

@@ -83,6 +83,7 @@ guard geteuid() == 0 else {
     complain("needs root: each box's card is a small tmpfs it mounts, fills and turns read-only")
     exit(2)
 }
+DiskCache.install()
 let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
 let scratch: String
 do { scratch = try Files.makeTemporaryFolder(prefix: base + "/stillroom-lifesim.") } catch {

@@ -121,3 +121,15 @@ void crashvfs_directory_synced(const char *path_in_directory) {
     entries_directory_synced(path_in_directory);
     pthread_mutex_unlock(&crashvfs_lock);
 }
+
+void crashvfs_write_back_all(void) {
+    pthread_mutex_lock(&crashvfs_lock);
+    for (overlay *o = overlay_all(); o; o = o->next) overlay_write_back(o);
+    pthread_mutex_unlock(&crashvfs_lock);
+}
+
+const char *crashvfs_first_pending_path(void) {
+    for (overlay *o = overlay_all(); o; o = o->next)
+        if (o->first) return o->path;
+    return 0;
+}

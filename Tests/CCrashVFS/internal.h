@@ -40,6 +40,7 @@ int overlay_flush(overlay *o, sqlite3_file *real);
 void overlay_discard(overlay *o);
 void overlay_reset_all(void);                        // discards everything; frees overlays no handle uses
 /// Writes a seeded selection of the pending operations straight to the file at o->path, then forgets them.
+void overlay_write_back(overlay *o);                 // every pending write reaches the file (a kill: the kernel has them)
 void overlay_apply_torn(overlay *o, crashvfs_loss loss, unsigned long long *random_state);
 overlay *overlay_all(void);
 long long overlay_pending_count(void);

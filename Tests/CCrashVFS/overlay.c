@@ -192,6 +192,17 @@ void overlay_apply_torn(overlay *o, crashvfs_loss loss, unsigned long long *rand
     free_ops(o);
 }
 
+void overlay_write_back(overlay *o) {
+    if (!o->first) return;
+    int fd = open(o->path, O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        for (pending_op *op = o->first; op; op = op->next)
+            for (long long i = 0; i < units_of(op); i++) apply_unit(fd, op, i);
+        close(fd);
+    }
+    free_ops(o);
+}
+
 unsigned long long crashvfs_next_random(unsigned long long *state) {
     unsigned long long x = *state ? *state : 0x9E3779B97F4A7C15ull;
     x ^= x << 13;

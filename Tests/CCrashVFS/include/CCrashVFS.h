@@ -59,6 +59,13 @@ void crashvfs_plan_crash_at_write(long long write_number, crashvfs_loss loss, un
 /// Crashes now.
 void crashvfs_crash_now(crashvfs_loss loss, unsigned long long seed);
 
+/// The process dies but the machine does not (a kill -9): every write not yet synced reaches its file,
+/// as the kernel writes its cache back; nothing is lost.
+void crashvfs_write_back_all(void);
+
+/// The path of a file with writes not yet synced, or NULL (for a message saying which).
+const char *crashvfs_first_pending_path(void);
+
 /// Whether the crash has happened.
 int crashvfs_has_crashed(void);
 
