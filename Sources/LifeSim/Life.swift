@@ -135,8 +135,10 @@ final class Life {
     private(set) var runsRedated = 0
     /// How far behind the clock the last stale boot left is, until the sync that undoes it.
     private var staleBy: Int?
-    /// The box's wall clock when this life of the daemon started, in unix milliseconds.
-    private var lifeStartedAtWall: Int64 = 0
+    /// The clock was set by hand while it was stale: the runs' true times are not known to the oracle.
+    private var staleClockSetByHand = false
+    /// The first run id this life of the daemon can give (the history's highest before it, and one).
+    private var firstRunIDThisLife: Int64 = 1
     /// The speaker was gone at some moment of this life of the daemon.
     private var speakerGoneThisLife = false
     /// When the speaker came back (nil while gone, or before it ever went), and how often it went.
@@ -467,10 +469,11 @@ final class Life {
                     try box.setWall(box.clock.wallNow.addingTimeInterval(-Double(behind)))
                     box.clockSynchronized = false
                     staleBy = behind
+                    staleClockSetByHand = false
                 }
                 speakerGoneThisLife = box.speakerGone
-                lifeStartedAtWall = wallNow * 1000
                 try box.start()
+                firstRunIDThisLife = (runsByID().keys.compactMap { Int64($0) }.max() ?? 0) + 1
             } catch {
                 throw Oracle.Violation(invariant: "the box starts again", detail: "\(error)")
             }
@@ -494,8 +497,10 @@ final class Life {
             box.giveSpeakerBack()
         case .clockJump(let seconds):
             // The jump that undoes a stale boot is the sync: the kernel says the clock is synchronised again.
+            // One before it (a person setting the clock) leaves the true times of the runs unknown here.
             let sync = staleBy == seconds
-            let before = sync && box.running ? staleRuns() : [:]
+            if !sync && staleBy != nil { staleClockSetByHand = true }
+            let before = sync && box.running ? runsByID() : [:]
             if sync {
                 box.clockSynchronized = true
                 staleBy = nil
@@ -504,42 +509,43 @@ final class Life {
                 throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)")
             }
             if let status = box.status() { lastStatus = status }
-            if sync { try checkRedated(before, by: Int64(seconds) * 1000) }
+            if sync && box.running {
+                try checkRedated(before, by: Int64(seconds) * 1000)
+                staleClockSetByHand = false
+            }
         default: break
         }
     }
 
-    /// After a restart: the place kept is never ahead of what the status said was heard before, and at
-    /// most a checkpoint's 10 s behind it; the offer to go on is 5 s before it (PlayerMachine's rewind, so
-    /// the person hears where they were), as docs/acceptance.md step 5 has it. On a card that could not be
-    /// written in that life a place is kept when it can be, so a cut may cost more (docs/reliability.md, "A
-    /// full card": checkpoints are logged errors, playback goes on).
-    /// The runs of this life of the daemon saved on the stale clock (started after it started), by id.
-    private func staleRuns() -> [String: [String]] {
+    /// Every run in the history, by id (the export's fields).
+    private func runsByID() -> [String: [String]] {
         Self.rows(exportCSV()).dropFirst().reduce(into: [:]) { runs, row in
-            if row.count >= 12, row[7] == "false", let start = Int64(row[6]), start >= lifeStartedAtWall { runs[row[0]] = row }
+            if row.count >= 12 { runs[row[0]] = row }
         }
     }
 
-    /// Once the clock is synchronised, each run saved on the stale clock in this life of the daemon is dated
-    /// again, by the sync's jump (to the second: the box dates it from its monotonic start), and trusted.
+    /// At the sync: each run this life of the daemon saved on the stale clock is dated again, by the sync's
+    /// jump (to the second: the box dates it from its monotonic start), and trusted. Runs of earlier boots
+    /// keep their dates (their monotonic start is gone with the boot); a clock set by hand before the sync
+    /// leaves nothing to judge. Whatever was dated again, the oracle follows its runs under their new start.
     private func checkRedated(_ before: [String: [String]], by jump: Int64) throws(Oracle.Violation) {
-        guard !before.isEmpty, !oracle.cardTroubleThisLife else { return }
-        let after = Self.rows(exportCSV()).dropFirst().reduce(into: [String: [String]]()) { runs, row in
-            if row.count >= 12 { runs[row[0]] = row }
-        }
+        let after = runsByID()
         for (id, old) in before {
+            guard let new = after[id], old[6] != new[6] else { continue }
+            oracle.redated(Oracle.RunKey(id: id, start: old[6], session: old[1]), to: Oracle.RunKey(id: id, start: new[6], session: new[1]))
+        }
+        guard !oracle.cardTroubleThisLife, !staleClockSetByHand else { return }
+        for (id, old) in before where old[7] == "false" && (Int64(id) ?? 0) >= firstRunIDThisLife {
             guard let new = after[id], let was = Int64(old[6]), let now = Int64(new[6]) else { continue } // deleted
             if new[7] != "true" || abs(now - (was + jump)) > 1000 {
                 throw Oracle.Violation(invariant: "a run heard on a stale clock is dated again once it is synchronised",
                                        detail: "run \(id) of \(new[1]): started \(was) on the stale clock, \(now) after a sync of \(jump / 1000) s, trusted \(new[7])")
             }
             runsRedated += 1
-            oracle.redated(Oracle.RunKey(id: id, start: old[6], session: old[1]), to: Oracle.RunKey(id: id, start: new[6], session: new[1]))
         }
     }
 
-    /// The power is cut after the box's `effects`-th effect from now: time moves a second at a time (up to a
+    /// The power is cut after the box's `effects`-th effect from now: time moves in small steps (up to a
     /// minute) until it has performed that many, the card is kept as it was right after it, and the kill
     /// that follows puts that back. The box runs on meanwhile, like a process whose power is going: what it
     /// writes after the cut is thrown away with the rest.
@@ -562,8 +568,8 @@ final class Life {
 
     static let cutStep: Duration = .milliseconds(100)
 
-    /// The power is cut inside SQLite's writes (the crash VFS): time moves a second at a time (up to a
-    /// minute) until SQLite has made `writes` more; what it had not synced then is lost or torn, and the
+    /// The power is cut inside SQLite's writes (the crash VFS): time moves in small steps (up to a minute)
+    /// until SQLite has made `writes` more; what it had not synced then is lost or torn, and the
     /// card holds what it held. What the box logs from the minute's start is the doomed box's (its writes
     /// fail from the cut on): not judged.
     private func crash(afterWrites writes: Int, loss: Int) throws(Oracle.Violation) {
@@ -577,6 +583,11 @@ final class Life {
         try check(afterEvent: false) // what was heard up to the cut, within a step
     }
 
+    /// After a restart: the place kept is never ahead of what the status said was heard before, and at
+    /// most a checkpoint's 10 s behind it; the offer to go on is 5 s before it (PlayerMachine's rewind, so
+    /// the person hears where they were), as docs/acceptance.md step 5 has it. On a card that could not be
+    /// written in that life a place is kept when it can be, so a cut may cost more (docs/reliability.md, "A
+    /// full card": checkpoints are logged errors, playback goes on).
     private func checkResumeOffer(before: StatusReport?, cardTroubleBefore: Bool) throws(Oracle.Violation) {
         guard let offer = lastStatus?.resumeOffer, let kept = lastStatus?.lastCheckpoint, let before,
               before.session == offer.session, before.state == .playing || before.state == .paused else { return }
