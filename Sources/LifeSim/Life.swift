@@ -274,7 +274,7 @@ final class Life {
         let quiet = lifeNow - lastEventAt > 120 && lifeNow - oracle.reminderChosenAt > 3600 && nextEvent > lifeNow + 600
         // Idle, or playing to the end undisturbed (then it waits, and goes when the session ends).
         let known = [.idle, .ended, .stopped, .playing].contains(status.state) && !timerRunning
-        guard quiet, known, !oracle.hasFired(on: due.day) else { return }
+        guard quiet, known, oracle.isOwed(due.day) else { return }
         var style = "chime"
         if case .success(.reminder(let report)) = box.request(.reminder(.show)) { style = report.schedule?.style ?? style }
         let minute = rules.minuteOfDay(at: due.unix)

@@ -244,8 +244,14 @@ struct Oracle {
         }
     }
 
-    /// It fires once a local day: moved to later the same day after it fired, it waits for tomorrow.
-    func hasFired(on day: CivilDate) -> Bool { firedDays[day] != nil }
+    /// It fires once a local day: moved to later the same day after it fired, it waits for tomorrow. And a
+    /// day on or before the latest it fired on is over, whatever the clock says (docs/routine.md: a box with
+    /// no clock chip booted days behind does not go back to days it has lived; seeds 12 and 58, day 317,
+    /// once a stale clock could last until a due moment): it is not owed either.
+    func isOwed(_ day: CivilDate) -> Bool {
+        guard let latest = firedDays.keys.max() else { return true }
+        return day > latest
+    }
 
     /// The reminder fired (a chime or a card) on this local day.
     mutating func reminderFired(on day: CivilDate) throws(Violation) {
