@@ -189,7 +189,7 @@ final class SimulatedBox {
     /// kill -9: the folder as it is now (or as it was when the power was cut) is what the next start
     /// finds; the daemon gets no word.
     func kill() {
-        guard let daemon else { return }
+        guard daemon != nil else { return }
         if !DiskCache.powerCut {
             if getenv("LIFESIM_UNSYNCED") != nil, DiskCache.unsynced.count > 0 {
                 complain("a kill with \(DiskCache.unsynced.count) writes SQLite had not synced (\(DiskCache.unsynced.path))")
@@ -199,8 +199,9 @@ final class SimulatedBox {
         if !powerCut { keepCard() }
         powerCut = false
         effectsBeforeCut = nil
-        _ = daemon.stopDriven() // what it writes now goes to the folder thrown away below
-        drop()
+        _ = daemon?.stopDriven() // what it writes now goes to the folder thrown away below
+        drop() // the last reference: its files close before the card is put back (an open file deleted from a
+        // tmpfs keeps it from going read-only again: seed 74)
         // The copy put back may need more room than the folder thrown away frees (the stop gave back room
         // the card then had no other use for): a full card is emptied for it, and filled again after.
         let wasFull = cardFull
