@@ -27,11 +27,6 @@ enum DiskCache {
     /// A kill: the process goes, the kernel writes back what it holds; nothing SQLite wrote is lost.
     static func writeBack() { crashvfs_write_back_all() }
 
-    /// Writes SQLite made and has not synced, and a file they belong to.
-    static var unsynced: (count: Int64, path: String) {
-        (crashvfs_pending_operation_count(), crashvfs_first_pending_path().map { String(cString: $0) } ?? "-")
-    }
-
     /// A new boot: the card is what the files hold; nothing cached, nothing planned.
     static func reset() { crashvfs_reset() }
 

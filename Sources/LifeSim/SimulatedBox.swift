@@ -190,12 +190,7 @@ final class SimulatedBox {
     /// finds; the daemon gets no word.
     func kill() {
         guard daemon != nil else { return }
-        if !DiskCache.powerCut {
-            if getenv("LIFESIM_UNSYNCED") != nil, DiskCache.unsynced.count > 0 {
-                complain("a kill with \(DiskCache.unsynced.count) writes SQLite had not synced (\(DiskCache.unsynced.path))")
-            }
-            DiskCache.writeBack() // a kill, or a cut between effects: the kernel still writes back its cache
-        }
+        if !DiskCache.powerCut { DiskCache.writeBack() } // a kill, or a cut between effects: the kernel still writes back its cache
         if !powerCut { keepCard() }
         powerCut = false
         effectsBeforeCut = nil

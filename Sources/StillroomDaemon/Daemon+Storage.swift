@@ -183,7 +183,6 @@ extension Daemon {
 
     /// The `doctor` line for storage.
     func storageCheck() -> DoctorReport.Check {
-        reopenStoreIfTheCardHasRoom()
         let problem = storage.problem ?? Self.dataDirectoryProblem(options.dataDirectory)
         let fix = if Self.cardIsFull(options) {
             "the card is full: remove what was copied into \(options.dataDirectory) by hand, or downloaded sessions you no "

@@ -127,9 +127,3 @@ void crashvfs_write_back_all(void) {
     for (overlay *o = overlay_all(); o; o = o->next) overlay_write_back(o);
     pthread_mutex_unlock(&crashvfs_lock);
 }
-
-const char *crashvfs_first_pending_path(void) {
-    for (overlay *o = overlay_all(); o; o = o->next)
-        if (o->first) return o->path;
-    return 0;
-}

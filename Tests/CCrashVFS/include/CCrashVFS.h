@@ -63,9 +63,6 @@ void crashvfs_crash_now(crashvfs_loss loss, unsigned long long seed);
 /// as the kernel writes its cache back; nothing is lost.
 void crashvfs_write_back_all(void);
 
-/// The path of a file with writes not yet synced, or NULL (for a message saying which).
-const char *crashvfs_first_pending_path(void);
-
 /// Whether the crash has happened.
 int crashvfs_has_crashed(void);
 
