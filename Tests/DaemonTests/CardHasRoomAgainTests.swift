@@ -48,4 +48,35 @@ import Testing
         var info = stat()
         #expect(stat(harness.dataDirectory + "/" + RoomKeptForTheDatabase.fileName, &info) == 0 && info.st_blocks * 512 == 256 * 1024)
     }
+
+    /// Full and read-only at start (a failing card): room on it later does not make it writable, so the
+    /// daemon tries the database for writing once, says why it could not, and goes on reading what was saved.
+    @Test func aCardFullAndReadOnlyStaysReadableWhenRoomComesBack() throws {
+        guard Requirement.need(SmallDisk.mayMount, SmallDisk.whyNot) else { return }
+        let harness = DaemonHarness()
+        let disk = try SmallDisk(at: harness.dataDirectory, kibibytes: 16384)
+        defer {
+            harness.stop()
+            disk.setReadOnly(false)
+            disk.unmount()
+        }
+        harness.start()
+        #expect(harness.ctl("favorite", "add", "sweep").status == 0)
+        harness.stop()
+        _ = unlink(harness.dataDirectory + "/" + RoomKeptForTheDatabase.fileName)
+        disk.fill()
+        #expect(disk.setReadOnly(true))
+        harness.start()
+        #expect(disk.setReadOnly(false) && { disk.makeRoom(); return true }() && disk.setReadOnly(true),
+                "the card could not be made read-only again under the daemon")
+        for _ in 0..<3 {
+            let status = statusJSON(harness.ctl("status", "--json").stdout)
+            #expect(status["storage"]?["canSave"]?.boolValue == false, "\(status)")
+        }
+        #expect(harness.ctl("sessions", "--favorites").stdout.contains("sweep"), "what was saved no longer shows")
+        #expect(harness.ctl("favorite", "add", "long").status == 1)
+        let log = harness.stop().log
+        let tries = log.components(separatedBy: "still cannot be opened for writing").count - 1
+        #expect(tries == 1, "tried \(tries) times: \(log)")
+    }
 }

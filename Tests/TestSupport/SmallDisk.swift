@@ -76,6 +76,13 @@ public final class SmallDisk {
 
     /// Removes the filler: the disk has room again.
     public func makeRoom() { _ = unlink(fillerPath) }
+
+    /// Remounts it read-only or writable (as the kernel does to a failing card); false when the kernel
+    /// refuses (a file open for writing keeps it from going read-only).
+    @discardableResult
+    public func setReadOnly(_ readOnly: Bool) -> Bool {
+        system("mount -o remount,\(readOnly ? "ro" : "rw") '\(path)'") == 0
+    }
 }
 
 /// Raw bytes of files, read without SQLite: what anyone holding the card could read.
