@@ -77,6 +77,13 @@ public final class SmallDisk {
     /// Removes the filler: the disk has room again.
     public func makeRoom() { _ = unlink(fillerPath) }
 
+    /// Makes it `kibibytes` large, staying read-only or writable as it is asked: room comes to a card that
+    /// stays read-only, with no moment of being writable in between (which a daemon may use).
+    @discardableResult
+    public func resize(kibibytes: Int, readOnly: Bool) -> Bool {
+        system("mount -o remount,\(readOnly ? "ro" : "rw"),size=\(kibibytes)k '\(path)'") == 0
+    }
+
     /// Remounts it read-only or writable (as the kernel does to a failing card); false when the kernel
     /// refuses (a file open for writing keeps it from going read-only).
     @discardableResult
