@@ -15,6 +15,10 @@ final class Life {
     let schedule: Schedule
     let box: SimulatedBox
     var oracle = Oracle()
+    /// What is owed around system updates (the agent is the box's world: `box.updates`).
+    var updatePromises = UpdatePromises()
+    /// The box is rebooting into an update the daemon asked for (the agent's reboot: Life+Updates.swift).
+    var rebootingIntoUpdate = false
     /// The box's monotonic time when the life began.
     private let origin: MonotonicInstant
     private var rules: TimeZoneRules
@@ -113,9 +117,12 @@ final class Life {
             var step = min(target - lifeNow, busy ? 60 : 1800)
             // Stop just after a reminder comes due, to know what the box was doing then.
             if let due = nextDue(), due.unix > wallNow, due.unix - wallNow < step { step = due.unix - wallNow + 1 }
+            // And when the update agent has something to write, or reboots the box.
+            if let next = box.updates.nextActionAt, next > lifeNow, next - lifeNow < step { step = next - lifeNow }
             let day = currentDay
             let wallBefore = wallNow
             do { try box.advance(by: .seconds(step)) } catch { throw Oracle.Violation(invariant: "the loop runs", detail: "\(error)") }
+            try updateAgentActs()
             // What the box was doing as the due moment came is the status before this step.
             if let due = nextDue(before: wallNow, after: wallBefore) { try reminderCameDue(due) }
             try check(afterEvent: false)
@@ -128,6 +135,7 @@ final class Life {
     private var busy: Bool {
         guard let status = lastStatus else { return true }
         return status.state == .playing || status.state == .paused || status.state == .loading || expected != nil || timerRunning
+            || updatePromises.busy // the box must give up on a silent agent in minutes: looked at every minute
     }
 
     private var timerRunning = false
@@ -167,6 +175,7 @@ final class Life {
                                    detail: "one turn took \(NumberText.oneDecimal(box.longestTurn.seconds)) s of real time")
         }
         try checkSpeaker(status)
+        try checkUpdate(status)
         // Playing at both ends of a step with no event in it: it played throughout (nothing starts by itself).
         let playedThroughout = !afterEvent && lastStatus?.state == .playing && status.state == .playing
         lastStatus = status
@@ -273,7 +282,7 @@ final class Life {
         let nextEvent = nextEventIndex < schedule.entries.count ? schedule.entries[nextEventIndex].at : Int64.max
         let quiet = lifeNow - lastEventAt > 120 && lifeNow - oracle.reminderChosenAt > 3600 && nextEvent > lifeNow + 600
         // Idle, or playing to the end undisturbed (then it waits, and goes when the session ends).
-        let known = [.idle, .ended, .stopped, .playing].contains(status.state) && !timerRunning
+        let known = [.idle, .ended, .stopped, .playing].contains(status.state) && !timerRunning && !updateUnderWay
         guard quiet, known, oracle.isOwed(due.day) else { return }
         var style = "chime"
         if case .success(.reminder(let report)) = box.request(.reminder(.show)) { style = report.schedule?.style ?? style }
@@ -318,7 +327,9 @@ final class Life {
             box.request(.play(session: session))
             // A session from the host plays once the box has it, network or not; before, it may not.
             // With no speaker it cannot; it says so, and the player waits for one.
+            // While an update's screen stands it waits.
             let mustPlay = !box.speakerGone && (session.map { !LifeHost.sessions.contains($0) || oracle.downloads.mayPlay($0) } ?? false)
+                && !(box.updates.installsAsked > 0 && Self.isBusy(updateState()))
             if mustPlay, let status = box.status(), status.state != .playing && status.state != .loading {
                 throw Oracle.Violation(invariant: "PLAY plays", detail: "play \(session!): \(status.state.rawValue), \(status.live?.error ?? "no error")")
             }
@@ -353,7 +364,11 @@ final class Life {
             }
         case .dismissResume: box.request(.dismiss(notice: nil))
         case .dismissNotices:
-            for notice in lastStatus?.notices ?? [] { box.request(.dismiss(notice: Int(notice.id))) }
+            for notice in lastStatus?.notices ?? [] {
+                guard case .success = box.request(.dismiss(notice: Int(notice.id))), notice.kind == .updateRolledBack,
+                      !oracle.cardTroubleThisLife, !oracle.cardUnwritable else { continue }
+                updatePromises.rollbackDismissed = box.updates.rolledBackResult
+            }
         case .headphones: box.type("j")
         case .press(let control):
             box.type(control.keys)
@@ -367,6 +382,7 @@ final class Life {
                 }
             }
         case .download(let session): try download(session)
+        case .update(let outcome): try askForUpdate(outcome)
         case .removeDownload(let session):
             guard let id = try? ContentID(validating: session) else { break }
             if case .success = box.request(.downloads(.remove(id, confirmed: true))) {
@@ -425,7 +441,7 @@ final class Life {
             .map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    private func world(_ event: LifeEvent) throws(Oracle.Violation) {
+    func world(_ event: LifeEvent) throws(Oracle.Violation) {
         switch event {
         case .cardFull, .cardEmptied:
             try check(afterEvent: false) // what was heard while the card was as it was
@@ -452,6 +468,17 @@ final class Life {
                 oracle.runBoundary(killed: killed && underWay, slack: cutSlack)
                 oracle.lifeEnded()
             }
+            // A reboot (a power cut, a stale boot, a card's power cycle, the update's own) empties /run and
+            // stops the agent; a kill or a restart of the daemon alone leaves them be.
+            var bootTakes: Int64 = killed ? 25 : 8
+            if rebootingIntoUpdate || !(event == .kill || event == .restart) {
+                let boot = box.updates.boot()
+                bootTakes += boot.extraSeconds
+                if boot.updateReboot && box.updates.rolledBackResult != nil && boot.extraSeconds > 0 {
+                    updatePromises.rollbackOwed = true
+                    updatePromises.rollbackDismissed = nil
+                }
+            }
             // A card turns read-only under a running box only on a real card (ext4's errors=remount-ro; a
             // tmpfs with files open for writing refuses): here the box is power-cycled and the card comes
             // up read-only, or writable again, as the kernel mounted it at boot.
@@ -464,7 +491,7 @@ final class Life {
                 rules = (try? Self.rules(for: zone)) ?? rules
             }
             do {
-                try box.advance(by: .seconds(killed ? 25 : 8)) // the box boots again
+                try box.advance(by: .seconds(bootTakes)) // the box boots again
                 if case .staleBoot(let behind) = event {
                     try box.setWall(box.clock.wallNow.addingTimeInterval(-Double(behind)))
                     box.clockSynchronized = false
@@ -473,6 +500,7 @@ final class Life {
                 }
                 speakerGoneThisLife = box.speakerGone
                 try box.start()
+                updatePromises.lifeStarted(at: lifeNow)
                 firstRunIDThisLife = (runsByID().keys.compactMap { Int64($0) }.max() ?? 0) + 1
             } catch {
                 throw Oracle.Violation(invariant: "the box starts again", detail: "\(error)")

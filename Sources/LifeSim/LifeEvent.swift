@@ -29,6 +29,9 @@ enum LifeEvent: Equatable {
     case download(session: String)
     /// Remove a downloaded session, confirmed.
     case removeDownload(session: String)
+    /// Install a system update from a bundle on a stick (`stillroomctl update install … --yes`); what becomes
+    /// of it is the world's (the update agent's `Outcome`).
+    case update(UpdateAgent.Outcome)
     // The world.
     case kill
     /// The power cut between two of the box's effects: after the `afterEffects`-th it performs from this
@@ -139,6 +142,7 @@ extension LifeEvent: CustomStringConvertible {
         case .press(let control): "press \(control.rawValue)"
         case .download(let session): "download \(session)"
         case .removeDownload(let session): "remove-download \(session)"
+        case .update(let outcome): "update \(outcome.rawValue)"
         case .kill: "kill"
         case .cut(let effects): "cut \(effects)"
         case .crash(let writes, let loss): "crash \(writes) \(loss)"
@@ -187,6 +191,7 @@ extension LifeEvent: CustomStringConvertible {
         case "headphones": self = .headphones
         case "download": guard let session = rest.first else { return nil }; self = .download(session: session)
         case "remove-download": guard let session = rest.first else { return nil }; self = .removeDownload(session: session)
+        case "update": guard let outcome = rest.first.flatMap(UpdateAgent.Outcome.init(rawValue:)) else { return nil }; self = .update(outcome)
         case "network-down": self = .networkDown
         case "network-up": self = .networkUp
         case "host-fault": guard let fault = rest.first.flatMap(HostFault.init(rawValue:)) else { return nil }; self = .hostFault(fault)

@@ -20,6 +20,8 @@ struct LifeGenerator {
     private var cuts: SplitMix64
     /// When the speaker goes and comes back: its own stream as well.
     private var output: SplitMix64
+    /// When the person installs a system update, and what becomes of it: its own stream too.
+    private var updates: SplitMix64
     /// Half the boxes have a content host to download from.
     private var hasHost = false
     private var entries: [Schedule.Entry] = []
@@ -35,6 +37,7 @@ struct LifeGenerator {
         network = SplitMix64(seed: mixer.next())
         cuts = SplitMix64(seed: mixer.next())
         output = SplitMix64(seed: mixer.next())
+        updates = SplitMix64(seed: mixer.next())
     }
 
     static func life(seed: UInt64, days: Int) -> Schedule {
@@ -45,6 +48,7 @@ struct LifeGenerator {
         }
         generator.makeCuts()
         generator.takeTheSpeakerAway(days: days)
+        generator.installUpdates(days: days)
         return Schedule(entries: generator.entries)
     }
 
@@ -147,6 +151,29 @@ struct LifeGenerator {
             let gone = day * 86_400 + between(0, 86_399)
             add(gone, .outputGone)
             add(gone + between(60, 6 * 3600), .outputBack)
+        }
+    }
+
+    /// About monthly the person installs a system update from a stick, now and then while a session
+    /// plays (refused: it waits for nothing to play). Most are committed; some versions do not start well and
+    /// the box goes back; some bundles are refused; now and then the agent never answers, or stops midway.
+    private mutating func installUpdates(days: Int) {
+        swap(&random, &updates)
+        defer { swap(&random, &updates) }
+        let sittings = entries.compactMap { entry -> Int64? in
+            if case .play = entry.event { return entry.at }
+            return nil
+        }
+        for day in 0..<days where chance(1.0 / 30) {
+            let roll = Double(random.next() >> 11) / Double(1 << 53)
+            let outcome: UpdateAgent.Outcome = roll < 0.45 ? .committed : roll < 0.65 ? .rolledBack : roll < 0.8 ? .refused
+                : roll < 0.9 ? .unanswered : .silentMidway
+            let midnight = Int64(day) * 86_400
+            let duringASitting = chance(0.3) ? sittings.first { $0 >= midnight && $0 < midnight + 86_400 } : nil
+            let at = duringASitting.map { Int($0) + between(3, 15) } ?? Int(midnight) + between(9 * 3600, 21 * 3600)
+            add(at, .update(outcome))
+            // Or sits down to listen while it installs (PLAY waits for the update).
+            if duringASitting == nil && chance(0.4) { add(at + between(20, 200), .play(session: pick(Self.sessions))) }
         }
     }
 

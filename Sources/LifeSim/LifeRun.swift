@@ -37,6 +37,8 @@ struct LifeRun {
                 ", \(oracle.downloads.arrived) downloads arrived (\(oracle.downloads.removals) removed, \(host.outages) network outages, \(host.liesScripted) lies)"
             } ?? "")
             + ", the speaker gone \(life.speakerOutages) times, \(life.runsRedated) runs dated again at a sync"
+            + ", \(life.box.updates.installsAsked) updates taken (\(life.box.updates.commits) committed, \(life.box.updates.rollbacks) rolled back, "
+            + "\(life.updatePromises.failuresSaid) failures said; \(life.updatePromises.refusedWhilePlaying) refused while playing)"
             + (life.memoryWarm.flatMap { warm in life.memoryEnd.map { ", heap \(warm.heapKB) → \($0.heapKB) kB, resident \(warm.residentKB) → \($0.residentKB) kB" } } ?? "")
         let tail = logTail.isEmpty ? "" : "\n  the box's log, last lines:\n" + logTail.map { "    " + $0 }.joined(separator: "\n")
         return LifeRun(days: lived, summary: summary + tail, failure: failure)

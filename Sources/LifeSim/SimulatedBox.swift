@@ -35,6 +35,8 @@ final class SimulatedBox {
     private var spoken: [String] = []
     /// The content host of its world, when the box has download sources.
     let host: LifeHost?
+    /// Root's update agent and boot selection, in the box's /run (`folder/run`).
+    let updates: UpdateAgent
     /// The downloads' retry jitter: seeded, so a life replays exactly.
     private var jitter = SplitMix64(seed: 46)
 
@@ -54,6 +56,7 @@ final class SimulatedBox {
         self.timeZone = timeZone
         self.host = host
         clock = ManualClock(wallNow: wallStart)
+        updates = UpdateAgent(folder: folder + "/run/stillroom-update", requestPath: folder + "/run/stillroom/update-request")
         Shell.run("mkdir -p '\(card)' && mount -t tmpfs -o size=\(Self.cardBytes),mode=0755 lifesim-card '\(card)'")
     }
 
@@ -127,7 +130,8 @@ final class SimulatedBox {
         let sources = host.map { ["--manifest", $0.listURL] } ?? []
         let arguments = ["--data-dir", dataDirectory, "--content-dir", content, "--display", "none", "--input", "terminal",
                          "--socket", folder + "/run/control.sock", "--audio-device", "paced", "--content-keys", repository + "/board/keys/development-trusted",
-                         "--board", repository + "/board/simulator.conf"] + sources
+                         "--board", repository + "/board/simulator.conf",
+                         "--update-dir", updates.folder, "--update-request", updates.requestPath] + sources
         guard case .run(let options) = try DaemonOptions.parse(arguments) else { preconditionFailure("the arguments ask for no daemon") }
         var ends: [Int32] = [0, 0]
         precondition(pipe(&ends) == 0)
@@ -239,6 +243,9 @@ final class SimulatedBox {
         _ = try? virtual?.settle()
         return answer
     }
+
+    /// Runs what is ready on the box's loop (files a watcher saw change, timers due now).
+    func settle() { _ = try? virtual?.settle() }
 
     func status() -> StatusReport? {
         guard case .success(.status(let report)) = request(.status) else { return nil }
