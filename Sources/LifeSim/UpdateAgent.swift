@@ -98,7 +98,7 @@ final class UpdateAgent {
     /// did anything (the daemon then has files to read: the caller lets it run, and asks again).
     func act(now: Int64) -> Bool {
         var acted = false
-        if let text = takeRequest() {
+        if let text = takeRequest(now: now) {
             acted = true
             take(text, now: now)
         }
@@ -113,7 +113,7 @@ final class UpdateAgent {
 
     /// The request's text, taken and removed as the agent does; nil when there is none, or the agent does
     /// not take it.
-    private func takeRequest() -> String? {
+    private func takeRequest(now: Int64) -> String? {
         guard let bytes = try? Files.readAll(requestPath, limit: 4096) else {
             ignoredRequest = false // taken back by the daemon (or never written)
             return nil
@@ -124,7 +124,7 @@ final class UpdateAgent {
                 ignoredRequest = true
                 installsAsked += 1
                 lastOutcome = .unanswered
-                silentSince = nil
+                silentSince = now // it says nothing from the request on
             }
             return nil
         }
