@@ -133,15 +133,20 @@ struct LifeGenerator {
         }
     }
 
+    /// When each sitting so far begins (its `play`).
+    private var sittingStarts: [Int64] {
+        entries.compactMap { entry in
+            if case .play = entry.event { return entry.at }
+            return nil
+        }
+    }
+
     /// The speaker goes now and then: pulled out in one sitting in thirty (a few seconds to half an hour),
     /// and about monthly at any time of the day for a minute to six hours.
     private mutating func takeTheSpeakerAway(days: Int) {
         swap(&random, &output)
         defer { swap(&random, &output) }
-        let sittings = entries.compactMap { entry -> Int64? in
-            if case .play = entry.event { return entry.at }
-            return nil
-        }
+        let sittings = sittingStarts
         for start in sittings where chance(1.0 / 30) {
             let gone = Int(start) + between(5, 100)
             add(gone, .outputGone)
@@ -160,10 +165,7 @@ struct LifeGenerator {
     private mutating func installUpdates(days: Int) {
         swap(&random, &updates)
         defer { swap(&random, &updates) }
-        let sittings = entries.compactMap { entry -> Int64? in
-            if case .play = entry.event { return entry.at }
-            return nil
-        }
+        let sittings = sittingStarts
         for day in 0..<days where chance(1.0 / 30) {
             let roll = Double(random.next() >> 11) / Double(1 << 53)
             let outcome: UpdateAgent.Outcome = roll < 0.45 ? .committed : roll < 0.65 ? .rolledBack : roll < 0.8 ? .refused
