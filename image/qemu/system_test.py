@@ -2,7 +2,13 @@
 """The system test: boots the amd64 appliance image in QEMU (TCG) and walks the box through its
 scenarios with real kernel drivers. Run by scripts/system-test (which builds the image first).
 
-    system_test.py IMAGE_DIR WORK_DIR [--report FILE] [--arch amd64|arm64]
+    system_test.py IMAGE_DIR WORK_DIR [--report FILE] [--arch amd64|arm64] [--part all|life|updates]
+
+--part splits the scenarios over two boxes that can run at once (scripts/test runs them on its two cores):
+`life` is the box's first boots, playback, power cuts and cards, each scenario on the box the one before
+left; `updates` flashes a card of its own, plays a little to have a history to keep, and then installs,
+rolls back and cuts the power around updates, and attacks from the daemon's sandbox. `all` (the default)
+runs both on one box, one after the other.
 
 Each scenario passes, fails or is skipped with a reason; the last line is "N passed, N failed, N skipped".
 A scenario is skipped only when an earlier one it stands on failed (that failure is already counted); under
@@ -162,13 +168,18 @@ def main():
     report_path = sys.argv[sys.argv.index("--report") + 1] if "--report" in sys.argv else None
     arch = sys.argv[sys.argv.index("--arch") + 1] if "--arch" in sys.argv else "amd64"
     display_cost_seconds = float(sys.argv[sys.argv.index("--display-cost") + 1]) if "--display-cost" in sys.argv else 0
+    part = sys.argv[sys.argv.index("--part") + 1] if "--part" in sys.argv else "all"
+    if part not in ("all", "life", "updates"):
+        print("system-test: --part all, life or updates", file=sys.stderr)
+        return 2
     box = Box(image_dir, work_dir, log=print, arch=arch)
     report = Report(after_failure=lambda: box_after_failure(box))
     box.fresh_disk()
     state = {"data_mib_flashed": box.partition(DATA_PARTITION)[1] >> 20}
     box.grow_card(CARD_LARGER_MIB)
     ssh_key, known_hosts = provision_ssh_key(box, work_dir)
-    wifi_scenario.provision(box, work_dir)
+    if part != "updates":
+        wifi_scenario.provision(box, work_dir)
     # STILLROOM_SYSTEM_TEST_ONLY=wifi: the first boot and the Wi-Fi scenarios only (docs/image.md); refused
     # under CI, where every scenario must run.
     only = [word for word in os.environ.get("STILLROOM_SYSTEM_TEST_ONLY", "").split(",") if word]
@@ -1129,6 +1140,11 @@ def main():
                 wifi_cleanup()
 
     try:
+        if part == "updates":
+            for name, function in update_scenarios.scenarios(box, report, work_dir, image_dir, check, Skip,
+                                                             BOOT_BUDGET, GUEST_SQL):
+                report.scenario(name, function)
+            return finish(report, report_path)
         if only == ["attack"]:
             # The attack scenario alone, on a fresh box (docs/security.md, "The attack scenario").
             for name, function in update_scenarios.scenarios(box, report, work_dir, image_dir, check, Skip,
@@ -1190,7 +1206,7 @@ def main():
                 box.cut_power()
         if not box.running() or state.get("growth_finished"):
             report.scenario("kernel hang → the hardware watchdog resets the box", kernel_hang_resets)
-        if not box.running():
+        if part == "all" and not box.running():
             for name, function in update_scenarios.scenarios(box, report, work_dir, image_dir, check, Skip,
                                                              BOOT_BUDGET, GUEST_SQL):
                 report.scenario(name, function)
