@@ -230,19 +230,22 @@ def scenarios(box, report, work_dir, image_dir, check, Skip, boot_budget, guest_
         boot_ready("update.boot_a")
         flashed = boot_select_status(box)
         check(flashed["booted"] == "A" and flashed["committed"] == "A", "the box as flashed: %s" % flashed)
-        # Something to keep across every update below: a practice run stopped partway (stop saves the run and
-        # the place, offered after a restart). When the update scenarios run on a box of their own
-        # (scripts/system-test --part updates) this is its whole history.
+        # Something to keep across every update below: a practice run stopped partway (stop saves the run,
+        # 10 s or more of it, and the place) and the offer to resume it, which a restart brings. When the
+        # update scenarios run on a box of their own (scripts/system-test --part updates) this is its history.
         played = box.ctl("play", "test-sweep")
         check(played[0] == 0, "play: %s" % (played,))
-        box.wait_until("the sweep past 6 s", lambda: box.status().get("position", 0) >= 6.0, 60, interval=0.5)
+        box.wait_until("the sweep past 14 s", lambda: box.status().get("position", 0) >= 14.0, 90, interval=0.5)
         stopped = box.ctl("stop")
         check(stopped[0] == 0, "stop: %s" % (stopped,))
-        state["history"] = box.wait_until("the stopped run in the history", lambda: (
-            lambda runs: runs if json.loads(runs).get("recent") else None)(history(box)), 60, interval=0.5)
-        runs = json.loads(state["history"])["recent"]
-        return "slot A booted and committed; %d practice runs kept (test bundles made in %.0f s)" % (
-            len(runs), made_seconds)
+        box.out("systemctl restart stillroom")
+        box.wait_ready(timeout=300)
+        state["history"] = history(box)
+        runs = json.loads(state["history"]).get("recent") or []
+        offer = box.status().get("resumeOffer") or {}
+        check(runs and offer.get("position"), "after a stop and a restart: runs %s, offer %s" % (runs, offer))
+        return "slot A booted and committed; %d practice runs kept, an offer to resume at %.1f s (bundles made in %.0f s)" % (
+            len(runs), offer["position"], made_seconds)
 
     def refusals():
         needs_running_box()
