@@ -56,6 +56,11 @@ public final class FaultServer {
         return signingKey.sign(signed)
     }
     public private(set) var requests: [Request] = []
+    /// The parts slow answers (`trickle`) have sent so far.
+    public private(set) var partsSent = 0
+    /// Whether every open connection is a slow answer waiting on its timer with all it had flushed: nothing
+    /// more comes through the loopback until the loop's clock moves (on virtual time, until a test moves it).
+    public var pacing: Bool { !connections.isEmpty && connections.values.allSatisfy(\.pacing) }
     private var listener: Int32 = -1
     private var listenerWatch: IOWatch?
     private var connections: [ObjectIdentifier: Connection] = [:]
@@ -144,6 +149,8 @@ public final class FaultServer {
             }
         }
     }
+
+    fileprivate func sentPart() { partsSent += 1 }
 
     fileprivate func closed(_ connection: Connection) {
         connections[ObjectIdentifier(connection)] = nil
@@ -257,6 +264,9 @@ fileprivate final class Connection {
 
     private var watchWantsRead = true
 
+    /// A slow answer between two parts: all it had is out, the rest waits on its timer.
+    var pacing: Bool { !isClosed && trickle != nil && !pending.isEmpty && output.isEmpty }
+
     /// After the request, reading only tells us the client went away.
     private func drainInput() {
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -302,6 +312,7 @@ fileprivate final class Connection {
         let take = min(chunk, pending.count)
         output += pending[..<take]
         pending.removeFirst(take)
+        server.sentPart()
         flush()
         if !isClosed && !pending.isEmpty { trickleTimer?.schedule(after: every) }
     }

@@ -197,12 +197,27 @@ struct LifeGenerator {
         }
         if chance(0.03) {
             let at = midnight + between(9 * 3600, 21 * 3600)
-            add(at, .hostFault(pick(HostFault.allCases)))
+            let fault = pick(HostFault.allCases)
+            add(at, .hostFault(fault))
             if chance(0.7) { // the person fetches a session again: the lie meets a transfer
                 let session = pick(LifeHost.sessions), later = at + between(60, 3600)
                 add(later, .removeDownload(session: session))
                 add(later + 30, .download(session: session))
+                if fault == .slow && chance(0.6) { interruptTransfer(at: later + 30 + between(20, 440)) }
             }
+        }
+    }
+
+    /// The world, while a slow transfer is under way: a kill, a power cut, a restart, or the network gone
+    /// for a minute to two hours. (Its own kills land in eight minutes about once in two years.)
+    private mutating func interruptTransfer(at moment: Int) {
+        switch between(0, 3) {
+        case 0: add(moment, .kill)
+        case 1: add(moment, .cut(afterEffects: between(0, 3)))
+        case 2: add(moment, .restart)
+        default:
+            add(moment, .networkDown)
+            add(moment + between(60, 7200), .networkUp)
         }
     }
 

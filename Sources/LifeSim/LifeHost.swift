@@ -146,6 +146,8 @@ final class LifeHost {
                 case .missing: scripts[path, default: []].append(.status(404))
                 case .busy: scripts[path, default: []].append(.status(503))
                 case .dropped: scripts[path, default: []].append(.dropAfter(size / 2))
+                // The loop's timers pace it: on virtual time, between the box's other events.
+                case .slow: scripts[path, default: []].append(.trickle(chunk: max(1, (size + 11) / 12), every: .seconds(40)))
                 case .tamperedList: break
                 }
             }
@@ -157,6 +159,11 @@ final class LifeHost {
     func forgetLies() {
         if let server { server.scripts = [:] } else { scripts = [:] }
     }
+
+    /// A slow answer waits on the loop's clock (`FaultServer.pacing`), and how many parts slow answers have
+    /// sent in this life of the daemon.
+    var pacing: Bool { server?.pacing ?? false }
+    var partsSent: Int { server?.partsSent ?? 0 }
 
     /// Whether a lie is still waiting for a request.
     var lying: Bool { !(server?.scripts ?? scripts).values.allSatisfy(\.isEmpty) }
@@ -188,4 +195,7 @@ enum HostFault: String, CaseIterable {
     case dropped
     /// The list's bytes changed after it was signed.
     case tamperedList = "tampered-list"
+    /// A recording comes a twelfth at a time, one part every 40 s of the box's time (8 minutes in all): long
+    /// enough for a kill, a power cut, a restart or the network's going to land in the middle of it.
+    case slow
 }

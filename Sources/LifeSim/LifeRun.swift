@@ -34,7 +34,7 @@ struct LifeRun {
             + "longest turn \(NumberText.oneDecimal(life.longestTurn.took.seconds * 1000)) ms (day \(life.longestTurn.day), \(life.longestTurn.after))"
             + (oracle.wiped.filesChecked > 0 ? ", deleted history checked gone from the files \(oracle.wiped.filesChecked) times" : "")
             + (life.box.host.map { host in
-                ", \(oracle.downloads.arrived) downloads arrived (\(oracle.downloads.removals) removed, \(host.outages) network outages, \(host.liesScripted) lies)"
+                ", \(oracle.downloads.arrived) downloads arrived (\(oracle.downloads.removals) removed, \(oracle.downloads.seenUnderWay) seen under way, \(host.outages) network outages, \(host.liesScripted) lies)"
             } ?? "")
             + ", the speaker gone \(life.speakerOutages) times, \(life.runsRedated) runs dated again at a sync"
             + ", \(life.box.updates.installsAsked) updates taken (\(life.box.updates.commits) committed, \(life.box.updates.rollbacks) rolled back, "

@@ -282,13 +282,20 @@ final class SimulatedBox {
     /// quarter of a second with nothing arriving is a quiet network). A retry waiting on its timer is
     /// virtual time's, not this.
     func settleNetwork() {
-        guard host != nil, let virtual else { return }
+        guard let host, let virtual else { return }
         for _ in 0..<10_000 {
             _ = try? virtual.settle()
             guard transferring else { return }
+            // A slow host waits on its timer, on the loop's clock: nothing comes in real time until time
+            // moves, unless it has just sent a part (the wait below lets that arrive first, at this instant).
+            if host.pacing && host.partsSent == partsSeen { return }
+            partsSeen = host.partsSent
             if ((try? virtual.loop.runOnce(timeout: .milliseconds(250))) ?? 0) == 0 { return }
         }
     }
+
+    /// The host's `partsSent` when the network was last settled.
+    private var partsSeen = 0
 
     /// A list being fetched, or a download queued, receiving bytes or checking them.
     private var transferring: Bool { daemon?.downloadsAreTransferring ?? false }
