@@ -26,6 +26,9 @@ final class CommandFuzzer {
         } catch {
             fatalError("fuzz-commands: cannot make a scratch folder in \(base): \(error)")
         }
+        // libFuzzer and --generate end with exit(): the scratch folder goes then (each run left one behind).
+        Self.scratchAtExit = scratch
+        atexit { CommandFuzzer.removeScratch() }
         let environment = ProcessInfoLite.environment
         var options = DaemonOptions()
         options.dataDirectory = scratch + "/data"
@@ -47,6 +50,24 @@ final class CommandFuzzer {
         } catch {
             fatalError("fuzz-commands: the daemon did not start: \(error) (run from the repository, or set STILLROOM_FUZZ_CONTENT)")
         }
+    }
+
+    nonisolated(unsafe) private static var scratchAtExit: String?
+
+    private static func removeScratch() {
+        if let scratch = scratchAtExit { removeTree(scratch) }
+    }
+
+    /// Removes `path` and, for a folder, everything in it first; a link goes as itself, never followed.
+    private static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            unlink(path)
+            return
+        }
+        for name in (try? Files.listDirectory(path)) ?? [] { removeTree(path + "/" + name) }
+        rmdir(path)
     }
 
     func check(_ input: [UInt8]) {
