@@ -61,6 +61,9 @@ public final class FaultServer {
     /// Whether every open connection is a slow answer waiting on its timer with all it had flushed: nothing
     /// more comes through the loopback until the loop's clock moves (on virtual time, until a test moves it).
     public var pacing: Bool { !connections.isEmpty && connections.values.allSatisfy(\.pacing) }
+    /// Whether the peers have acknowledged every byte sent to them (`SIOCOUTQ` at 0 on each connection):
+    /// over the loopback, what a peer acknowledged is in its socket, where the loop sees it ready.
+    public var delivered: Bool { connections.values.allSatisfy(\.delivered) }
     private var listener: Int32 = -1
     private var listenerWatch: IOWatch?
     private var connections: [ObjectIdentifier: Connection] = [:]
@@ -266,6 +269,11 @@ fileprivate final class Connection {
 
     /// A slow answer between two parts: all it had is out, the rest waits on its timer.
     var pacing: Bool { !isClosed && trickle != nil && !pending.isEmpty && output.isEmpty }
+
+    var delivered: Bool {
+        var unacknowledged: Int32 = 0
+        return isClosed || (ioctl(fd, UInt(TIOCOUTQ), &unacknowledged) == 0 && unacknowledged == 0)
+    }
 
     /// After the request, reading only tells us the client went away.
     private func drainInput() {

@@ -164,6 +164,8 @@ final class LifeHost {
     /// sent in this life of the daemon.
     var pacing: Bool { server?.pacing ?? false }
     var partsSent: Int { server?.partsSent ?? 0 }
+    /// Whether the box has acknowledged every byte the host sent it (`FaultServer.delivered`).
+    var delivered: Bool { server?.delivered ?? true }
 
     /// Whether a lie is still waiting for a request.
     var lying: Bool { !(server?.scripts ?? scripts).values.allSatisfy(\.isEmpty) }

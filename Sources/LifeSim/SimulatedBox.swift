@@ -284,12 +284,17 @@ final class SimulatedBox {
     func settleNetwork() {
         guard let host, let virtual else { return }
         for _ in 0..<10_000 {
+            // Read before the turns: what the peers have acknowledged by now is in the box's sockets, so
+            // the turns below take it.
+            let (acknowledged, partsBefore) = (host.delivered, host.partsSent)
             _ = try? virtual.settle()
             guard transferring else { return }
             // A slow host waits on its timer, on the loop's clock: nothing comes in real time until time
-            // moves, unless it has just sent a part (the wait below lets that arrive first, at this instant).
-            if host.pacing && host.partsSent == partsSeen { return }
+            // moves, unless it has just sent a part that its peer may not have yet (the wait below lets
+            // that arrive first, at this instant).
+            let partTaken = host.partsSent == partsSeen || (acknowledged && host.partsSent == partsBefore)
             partsSeen = host.partsSent
+            if host.pacing && partTaken { return }
             if ((try? virtual.loop.runOnce(timeout: .milliseconds(250))) ?? 0) == 0 { return }
         }
     }
