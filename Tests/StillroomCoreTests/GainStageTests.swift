@@ -32,7 +32,7 @@ import Testing
     /// The flat loop and the rounding without libm give every sample exactly what `Float.rounded()` gave,
     /// at every volume step and at gains that land products on halves.
     @Test func scalingMatchesRoundingHalfAwayFromZeroForEverySample() {
-        let gains = (0...100).map(VolumePolicy.gain(forVolume:)) + [0.5, 0.25, 0.75, 1.0 / 3, 0.999_999_9]
+        let gains = (0...100).map(VolumePolicy.gain(forVolume:)) + [0.5, 0.25, 0.75, 1.0 / 3, 0.999_999_9, Float(0.5).nextDown, Float(0.5).nextUp, Float(1).nextDown, 1e-7, 0]
         for gain in gains {
             var stage = GainStage(gain: gain)
             var samples = (Int32(Int16.min)...Int32(Int16.max)).map { Int16($0) }
@@ -44,6 +44,26 @@ import Testing
                     return
                 }
             }
+        }
+    }
+
+    /// The rounding without libm against `Float.rounded()` itself, on every quarter from −70,000 to 70,000
+    /// and the floats either side of each half (where adding ½ in Float would round, 0.49999997 + 0.5 = 1),
+    /// and on what lies beyond 16 bits.
+    @Test func roundingHalfAwayFromZeroMatchesFloatRoundedNearHalves() {
+        func expected(_ value: Float) -> Int16 { Int16(max(-32768, min(32767, value.rounded()))) }
+        var value: Float = -70_000
+        while value < 70_000 {
+            let half = value + 0.5
+            for probe in [value, value.nextUp, value.nextDown, half, half.nextDown, half.nextUp]
+            where Int16(roundingHalfAwayClamped: probe) != expected(probe) {
+                Issue.record("\(probe): \(Int16(roundingHalfAwayClamped: probe)), expected \(expected(probe))")
+                return
+            }
+            value += 0.25
+        }
+        for probe: Float in [0.499_999_97, -0.499_999_97, 2.5, -2.5, 32_767.5, -32_768.5, 1e30, -1e30, .infinity, -.infinity] {
+            #expect(Int16(roundingHalfAwayClamped: probe) == expected(probe), "\(probe)")
         }
     }
 

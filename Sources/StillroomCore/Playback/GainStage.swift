@@ -67,15 +67,11 @@ public struct GainStage: Equatable, Sendable {
         }
     }
 
-    /// `sample × gain`, rounded half away from zero and clamped to 16 bits: exactly what
-    /// `Float.rounded()` gave, without a call into libm for every sample (it was a tenth of a box's
-    /// playback time). The product is rounded to a Float first, as before; a Float is exact as a Double and
-    /// so is adding 0.5 to it, and truncating to an integer then rounds half away from zero.
+    /// `sample × gain` as a Float, rounded half away from zero and clamped to 16 bits (what
+    /// `Float.rounded()` gives; `Int16(roundingHalfAwayClamped:)` says how, without libm).
     @inline(__always)
     static func scale(_ sample: Int16, by gain: Float) -> Int16 {
-        let product = Double(Float(sample) * gain)
-        let rounded = Int32(product < 0 ? product - 0.5 : product + 0.5)
-        return Int16(max(-32768, min(32767, rounded)))
+        Int16(roundingHalfAwayClamped: Float(sample) * gain)
     }
 }
 

@@ -102,7 +102,7 @@ public struct SpeechMixer: Equatable, Sendable {
             let duckGain = duck.nextFrameGain()
             for _ in 0..<2 {
                 let mixed = Float(samples[index]) * duckGain + added
-                samples[index] = Int16(max(-32768, min(32767, mixed.rounded())))
+                samples[index] = Int16(roundingHalfAwayClamped: mixed)
                 index += 1
             }
         }
