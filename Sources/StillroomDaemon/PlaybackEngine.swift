@@ -33,7 +33,9 @@ final class PlaybackEngine: AudioSinkDelegate {
     private var mode: Mode = .idle
 
     private var buffer = [Int16](repeating: 0, count: 4096 * 2)
-    private var pending: ArraySlice<Int16> = []
+    /// The samples of `buffer` decoded and not yet taken by the sink: indices, not a slice, which would
+    /// share `buffer`'s storage and make the next decode into it copy the whole buffer first.
+    private var pending: Range<Int> = 0..<0
     private var pendingRecordingFrame: Int64 = 0
     /// Spoken labels mixed over the recording (or played alone when nothing plays).
     private var mixer = SpeechMixer(sampleRate: 44_100)
@@ -122,7 +124,7 @@ final class PlaybackEngine: AudioSinkDelegate {
             return
         }
         map.reset()
-        pending = []
+        pending = 0..<0
         seekTarget = nil
         pendingRecordingFrame = frame
         gain.jump(to: 0)
@@ -185,7 +187,7 @@ final class PlaybackEngine: AudioSinkDelegate {
             onEvent(.damaged(Self.describe(error), atFrame: from))
             return
         }
-        pending = []
+        pending = 0..<0
         pendingRecordingFrame = target
         gain.jump(to: 0)
         gain.ramp(to: targetGain, over: frames(milliseconds: Self.seekFadeMilliseconds))
@@ -307,7 +309,7 @@ final class PlaybackEngine: AudioSinkDelegate {
             sink.discard()
         }
         map.reset()
-        pending = []
+        pending = 0..<0
         mode = .idle
         mixer.cancel()
         mixer = SpeechMixer(sampleRate: mixer.sampleRate)
@@ -366,7 +368,7 @@ final class PlaybackEngine: AudioSinkDelegate {
     func audioSink(_ sink: AudioSink, failed error: AudioSinkError) {
         logger.error("audio output \(sink.name) failed: \(error)")
         map.reset()
-        pending = []
+        pending = 0..<0
         mode = .idle
         onEvent(.outputLost("\(sink.name): \(error.detail)"))
     }
@@ -398,7 +400,7 @@ final class PlaybackEngine: AudioSinkDelegate {
                         gain.apply(to: samples, frames: count)
                         if mixer.isSounding || mixer.isRecovering { mixer.mix(into: samples, frames: count) }
                     }
-                    pending = buffer[..<(count * MP3Decoder.channels)]
+                    pending = 0..<(count * MP3Decoder.channels)
                     pendingRecordingFrame = position
                 case .end:
                     mode = .ending
@@ -408,7 +410,7 @@ final class PlaybackEngine: AudioSinkDelegate {
             }
             let accepted: Int
             do {
-                accepted = try pending.withUnsafeBufferPointer { try sink.write($0) }
+                accepted = try buffer.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[pending])) }
             } catch {
                 return // the sink has told the delegate
             }
@@ -421,7 +423,7 @@ final class PlaybackEngine: AudioSinkDelegate {
 
     /// Takes back the unheard part of the sink's buffer; returns the frames taken.
     private func takeBackQueue() -> Int64 {
-        pending = []
+        pending = 0..<0
         let taken = sink.rewind(sink.queuedFrames)
         map.truncate(toWritten: map.writtenFrames - taken)
         return taken
